@@ -1,0 +1,1 @@
+"""The pure core: ids, the V1 model, limits, parsing, submissions and projection folds."""

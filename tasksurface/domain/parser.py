@@ -1,0 +1,235 @@
+"""Raw `show_task_surface` arguments → one normalised model, or one typed refusal.
+
+Everything is checked before a surface can open: JSON syntax and duplicate keys, the
+closed schema, unique ids, initial values that fit their fields, and every limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from . import strict_json
+from .limits import DEFAULT_LIMITS, Limits
+from .model import (
+    ChoiceField,
+    DiffBlock,
+    MarkdownBlock,
+    MetricsBlock,
+    MultiChoiceField,
+    NoticeBlock,
+    OrderField,
+    TableBlock,
+    TaskSurfaceModelV1,
+    TextField,
+    ToggleField,
+)
+from .refusals import Problem, SurfaceCode, SurfaceRefused
+
+
+def _refuse(code: SurfaceCode, message: str, where: str = "") -> SurfaceRefused:
+    return SurfaceRefused(Problem(code, message, where))
+
+
+def decode_arguments(raw: str | bytes | Mapping[str, Any], limits: Limits = DEFAULT_LIMITS) -> Any:
+    """Decode raw arguments as a model produced them, refusing duplicate keys."""
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
+    if size > limits.raw_arguments_bytes:
+        raise _refuse(
+            SurfaceCode.LIMIT,
+            f"arguments are {size} bytes; the limit is {limits.raw_arguments_bytes}",
+            "raw_arguments_bytes",
+        )
+    try:
+        return strict_json.loads(raw)
+    except strict_json.DuplicateKey as exc:
+        raise _refuse(SurfaceCode.DUPLICATE_KEY, str(exc)) from exc
+    except ValueError as exc:
+        raise _refuse(SurfaceCode.INVALID_JSON, f"arguments are not JSON: {exc}") from exc
+
+
+def parse_arguments(
+    raw: str | bytes | Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
+) -> TaskSurfaceModelV1:
+    """Parse the tool's `{"model": …}` arguments."""
+    args = decode_arguments(raw, limits)
+    if not isinstance(args, dict) or set(args) != {"model"}:
+        raise _refuse(SurfaceCode.ARGUMENTS, 'arguments must be exactly {"model": {...}}')
+    return parse_model(args["model"], limits)
+
+
+def parse_model(data: Any, limits: Limits = DEFAULT_LIMITS) -> TaskSurfaceModelV1:
+    """Parse and normalise a decoded model; the result passes this function unchanged."""
+    if not isinstance(data, dict):
+        raise _refuse(SurfaceCode.SCHEMA, "the model must be a JSON object", "model")
+    if data.get("version") != 1 or isinstance(data.get("version"), bool):
+        raise _refuse(
+            SurfaceCode.UNSUPPORTED_VERSION,
+            f"version {data.get('version')!r} is not supported; use 1",
+            "model.version",
+        )
+    try:
+        model = TaskSurfaceModelV1.model_validate(data)
+    except ValidationError as exc:
+        raise _schema_refusal(exc.errors()[0]) from exc
+    _check_structure(model, limits)
+    return model
+
+
+def _schema_refusal(error: ErrorDetails) -> SurfaceRefused:
+    where = ".".join(str(part) for part in ("model", *error["loc"]))
+    kind = error["type"]
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        return _refuse(SurfaceCode.UNKNOWN_KIND, error["msg"], where)
+    if kind == "extra_forbidden":
+        return _refuse(SurfaceCode.UNKNOWN_PROPERTY, f"unknown property {where}", where)
+    return _refuse(SurfaceCode.SCHEMA, error["msg"], where)
+
+
+def _check_structure(model: TaskSurfaceModelV1, limits: Limits) -> None:
+    if not model.sections and not model.fields:
+        raise _refuse(SurfaceCode.EMPTY, "a surface needs at least one section or field")
+    _check_count("sections", len(model.sections), limits.sections, "model.sections")
+    _check_count(
+        "blocks", sum(len(s.blocks) for s in model.sections), limits.blocks, "model.sections"
+    )
+    _check_count("fields", len(model.fields), limits.fields, "model.fields")
+    _check_unique(
+        [(s.id, f"model.sections.{i}.id") for i, s in enumerate(model.sections)]
+        + [(f.id, f"model.fields.{i}.id") for i, f in enumerate(model.fields)]
+    )
+    _check_short(limits, model.title, "model.title")
+    _check_short(limits, model.submit.label, "model.submit.label")
+    _check_detail(limits, model.description, "model.description")
+    for i, section in enumerate(model.sections):
+        where = f"model.sections.{i}"
+        if not section.blocks:
+            raise _refuse(SurfaceCode.EMPTY, "a section needs at least one block", where)
+        _check_short(limits, section.title, f"{where}.title")
+        for j, block in enumerate(section.blocks):
+            _check_block(block, limits, f"{where}.blocks.{j}")
+    for i, field in enumerate(model.fields):
+        _check_field(field, limits, f"model.fields.{i}")
+    size = strict_json.utf8_size(model.normalised())
+    if size > limits.model_bytes:
+        raise _refuse(
+            SurfaceCode.LIMIT,
+            f"the normalised model is {size} bytes; the limit model_bytes is {limits.model_bytes}",
+            "model_bytes",
+        )
+
+
+def _check_block(
+    block: MarkdownBlock | MetricsBlock | TableBlock | DiffBlock | NoticeBlock,
+    limits: Limits,
+    where: str,
+) -> None:
+    match block:
+        case MetricsBlock(items=items):
+            _check_count("metric_items", len(items), limits.metric_items, f"{where}.items")
+            if not items:
+                raise _refuse(SurfaceCode.EMPTY, "metrics need at least one item", where)
+            for k, item in enumerate(items):
+                _check_short(limits, item.label, f"{where}.items.{k}.label")
+                _check_short(limits, item.value, f"{where}.items.{k}.value")
+                _check_detail(limits, item.detail, f"{where}.items.{k}.detail")
+        case TableBlock(columns=columns, rows=rows):
+            if not columns:
+                raise _refuse(SurfaceCode.EMPTY, "a table needs at least one column", where)
+            _check_count("table_columns", len(columns), limits.table_columns, f"{where}.columns")
+            _check_count("table_rows", len(rows), limits.table_rows, f"{where}.rows")
+            _check_unique([(c.id, f"{where}.columns.{k}.id") for k, c in enumerate(columns)])
+            declared = {c.id for c in columns}
+            for k, column in enumerate(columns):
+                _check_short(limits, column.label, f"{where}.columns.{k}.label")
+            for r, row in enumerate(rows):
+                for key, cell in row.items():
+                    if key not in declared:
+                        raise _refuse(
+                            SurfaceCode.UNKNOWN_COLUMN,
+                            f"row {r} has a cell for undeclared column {key!r}",
+                            f"{where}.rows.{r}.{key}",
+                        )
+                    if isinstance(cell, str):
+                        _check_detail(limits, cell, f"{where}.rows.{r}.{key}")
+        case DiffBlock(path=path, language=language):
+            _check_short(limits, path, f"{where}.path")
+            _check_short(limits, language, f"{where}.language")
+        case MarkdownBlock() | NoticeBlock():
+            pass
+
+
+def _check_field(
+    field: TextField | ChoiceField | MultiChoiceField | ToggleField | OrderField,
+    limits: Limits,
+    where: str,
+) -> None:
+    _check_short(limits, field.label, f"{where}.label")
+    match field:
+        case TextField(initial=initial):
+            if initial is not None and len(initial) > limits.note_chars:
+                raise _refuse(SurfaceCode.LIMIT, "initial text is too long", f"{where}.initial")
+        case ToggleField():
+            pass
+        case ChoiceField() | MultiChoiceField() | OrderField():
+            _check_options(field, limits, where)
+
+
+def _check_options(field: ChoiceField | MultiChoiceField | OrderField, limits: Limits, where: str) -> None:
+    if not field.options:
+        raise _refuse(SurfaceCode.EMPTY, "a field with options needs at least one", where)
+    _check_count("options", len(field.options), limits.options, f"{where}.options")
+    _check_unique([(o.id, f"{where}.options.{k}.id") for k, o in enumerate(field.options)])
+    for k, option in enumerate(field.options):
+        _check_short(limits, option.label, f"{where}.options.{k}.label")
+        _check_detail(limits, option.detail, f"{where}.options.{k}.detail")
+    ids = [o.id for o in field.options]
+    initial = field.initial
+    if initial is None:
+        return
+    bad = SurfaceCode.INVALID_INITIAL
+    if isinstance(field, ChoiceField):
+        if initial not in ids:
+            raise _refuse(bad, f"initial {initial!r} is not an option id", f"{where}.initial")
+    elif isinstance(field, MultiChoiceField):
+        assert isinstance(initial, list)
+        if len(set(initial)) != len(initial) or not set(initial) <= set(ids):
+            raise _refuse(bad, "initial must list distinct option ids", f"{where}.initial")
+    elif sorted(initial) != sorted(ids):
+        raise _refuse(bad, "initial must order every option id exactly once", f"{where}.initial")
+
+
+def _check_unique(ids: Iterable[tuple[str, str]]) -> None:
+    seen: set[str] = set()
+    for value, where in ids:
+        if value in seen:
+            raise _refuse(SurfaceCode.DUPLICATE_ID, f"id {value!r} is used twice", where)
+        seen.add(value)
+
+
+def _check_count(name: str, count: int, limit: int, where: str) -> None:
+    if count > limit:
+        raise _refuse(SurfaceCode.LIMIT, f"{count} {name}; the limit {name} is {limit}", where)
+
+
+def _check_short(limits: Limits, text: str | None, where: str) -> None:
+    if text is not None and len(text) > limits.short_text_chars:
+        raise _refuse(
+            SurfaceCode.LIMIT,
+            f"text is {len(text)} characters; the limit short_text_chars is {limits.short_text_chars}",
+            where,
+        )
+
+
+def _check_detail(limits: Limits, text: str | None, where: str) -> None:
+    if text is not None and len(text) > limits.detail_chars:
+        raise _refuse(
+            SurfaceCode.LIMIT,
+            f"text is {len(text)} characters; the limit detail_chars is {limits.detail_chars}",
+            where,
+        )

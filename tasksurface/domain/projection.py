@@ -1,0 +1,71 @@
+"""The Task Surface projection: which surface, if any, is open — folded from the log alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import assert_never
+
+from .events import SessionEvent, read_correlation
+from .ids import CallId, TaskSurfaceId, is_wire_id
+from .presentation import META_KIND, TOOL_NAME
+
+
+@dataclass(frozen=True)
+class ActiveSurface:
+    call_id: CallId
+    surface_id: TaskSurfaceId
+    result_seq: int
+    """Where the model lives, so reading it never scans the log."""
+
+
+@dataclass(frozen=True)
+class TaskSurfaceProjection:
+    active: ActiveSurface | None = None
+
+
+EMPTY = TaskSurfaceProjection()
+
+
+def fold(state: TaskSurfaceProjection, event: SessionEvent) -> TaskSurfaceProjection:
+    """Open on a successful surface result; close on its submission, its dismissal or any user message."""
+    payload = event.payload
+    match event.kind:
+        case "tool/result":
+            opened = _opened_surface(event)
+            return TaskSurfaceProjection(opened) if opened else state
+        case "user/message":
+            # A matching submission closes it as submitted; any other user message is the bypass.
+            return EMPTY if state.active else state
+        case "task-surface/dismissed":
+            active = state.active
+            if active and payload.get("surfaceId") == active.surface_id:
+                return EMPTY
+            return state
+        case "tool/call" | "assistant/message" | "agent/error" | "session/rewound":
+            return state
+        case _:
+            assert_never(event.kind)
+
+
+def fold_all(events: list[SessionEvent], state: TaskSurfaceProjection = EMPTY) -> TaskSurfaceProjection:
+    for event in events:
+        state = fold(state, event)
+    return state
+
+
+def _opened_surface(event: SessionEvent) -> ActiveSurface | None:
+    """Structural check only; readers re-validate the whole model before it becomes actionable."""
+    payload = event.payload
+    meta = payload.get("meta")
+    if payload.get("name") != TOOL_NAME or payload.get("ok") is not True or not isinstance(meta, dict):
+        return None
+    if meta.get("kind") != META_KIND or meta.get("version") != 1 or not is_wire_id(meta.get("surfaceId")):
+        return None
+    if not is_wire_id(payload.get("callId")):
+        return None
+    return ActiveSurface(CallId(payload["callId"]), TaskSurfaceId(meta["surfaceId"]), event.seq)
+
+
+def closes_as_submission(event: SessionEvent, surface_id: TaskSurfaceId) -> bool:
+    correlation = read_correlation(event.payload.get("source"))
+    return event.kind == "user/message" and correlation is not None and correlation.surface_id == surface_id

@@ -1,0 +1,76 @@
+"""Every typed refusal code, so callers and tests name a reason instead of matching prose."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class SurfaceCode(StrEnum):
+    """Why a `show_task_surface` model was refused."""
+
+    INVALID_JSON = "surface.invalid-json"
+    DUPLICATE_KEY = "surface.duplicate-key"
+    ARGUMENTS = "surface.invalid-arguments"
+    UNSUPPORTED_VERSION = "surface.unsupported-version"
+    UNKNOWN_KIND = "surface.unknown-kind"
+    UNKNOWN_PROPERTY = "surface.unknown-property"
+    SCHEMA = "surface.schema"
+    DUPLICATE_ID = "surface.duplicate-id"
+    UNKNOWN_COLUMN = "surface.unknown-column"
+    INVALID_INITIAL = "surface.invalid-initial"
+    EMPTY = "surface.empty"
+    LIMIT = "surface.limit"
+    ALREADY_OPEN = "surface.already-open"
+    NESTED_CALL = "surface.nested-call"
+
+
+class SubmissionCode(StrEnum):
+    """Why submitted values were refused (the detail behind `invalid-submission`)."""
+
+    NOT_AN_OBJECT = "submission.not-an-object"
+    UNKNOWN_FIELD = "submission.unknown-field"
+    MISSING_VALUE = "submission.missing-value"
+    REQUIRED = "submission.required"
+    WRONG_TYPE = "submission.wrong-type"
+    UNKNOWN_OPTION = "submission.unknown-option"
+    DUPLICATE_OPTION = "submission.duplicate-option"
+    NOT_A_PERMUTATION = "submission.not-a-permutation"
+    TOO_LARGE = "submission.too-large"
+    NOTE = "submission.invalid-note"
+    ID_CONFLICT = "submission.id-conflict"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason, with the place it applies to (`fields.2.options`, a field id, …)."""
+
+    code: str
+    message: str
+    where: str = ""
+
+    def to_wire(self) -> dict[str, str]:
+        wire = {"code": self.code, "message": self.message}
+        if self.where:
+            wire["where"] = self.where
+        return wire
+
+
+class SurfaceRefused(Exception):
+    """A model that must not open a surface; carries its first problem."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(f"{problem.code}: {problem.message}")
+        self.problem = problem
+
+    @property
+    def code(self) -> str:
+        return self.problem.code
+
+
+class SubmissionRefused(Exception):
+    """Values that do not fit the persisted model; carries every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(f"{p.code} at {p.where}" for p in problems))
+        self.problems = problems

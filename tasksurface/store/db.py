@@ -1,0 +1,39 @@
+"""Transactions: one per command, writers serialised per database (SQLite) or per session row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from .engine import WRITE_OPTION
+
+
+class Database:
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    @contextmanager
+    def write(self) -> Iterator[so.Session]:
+        """A write transaction; it commits when the block ends without an exception."""
+        with self.engine.connect() as connection:
+            connection = connection.execution_options(**{WRITE_OPTION: True})
+            with connection.begin(), so.Session(bind=connection, expire_on_commit=False) as session:
+                yield session
+                session.flush()
+
+    @contextmanager
+    def read(self) -> Iterator[so.Session]:
+        with self.engine.connect() as connection, connection.begin(), so.Session(bind=connection) as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def utc(value: datetime) -> datetime:
+    """SQLite hands back naive datetimes; everything we store is UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

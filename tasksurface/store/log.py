@@ -1,0 +1,144 @@
+"""The append-only session log: gapless `seq`, the projection kept beside it, ranged reads."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from ..domain.events import EventKind, NewEvent, SessionEvent
+from ..domain.ids import SessionId
+from ..domain.projection import TaskSurfaceProjection, fold
+from .db import utc
+from .records import SessionInfo, projection_of
+from .tables import EventRow, HiddenRangeRow, SessionRow
+
+
+class UnknownSession(LookupError):
+    pass
+
+
+def create_session(db: so.Session, session_id: SessionId, title: str, at: datetime) -> SessionInfo:
+    db.add(SessionRow(id=session_id, title=title, created_at=at, head_seq=0, next_position=0, paused=False))
+    db.flush()
+    return get_session(db, session_id)
+
+
+def get_session(db: so.Session, session_id: str, *, lock: bool = False) -> SessionInfo:
+    """Read a session; `lock` takes its row lock, serialising commands on one session."""
+    query = sa.select(SessionRow).where(SessionRow.id == session_id)
+    if lock:
+        query = query.with_for_update()
+    row = db.scalars(query).one_or_none()
+    if row is None:
+        raise UnknownSession(session_id)
+    return _session_info(row)
+
+
+def _session_info(row: SessionRow) -> SessionInfo:
+    return SessionInfo(
+        id=SessionId(row.id),
+        title=row.title,
+        created_at=utc(row.created_at),
+        head_seq=row.head_seq,
+        paused=row.paused,
+        forked_from=SessionId(row.forked_from) if row.forked_from else None,
+        forked_at_seq=row.forked_at_seq,
+        projection=projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq),
+    )
+
+
+def list_sessions(db: so.Session, limit: int = 100) -> list[SessionInfo]:
+    rows = db.scalars(sa.select(SessionRow).order_by(SessionRow.created_at.desc()).limit(limit))
+    return [_session_info(r) for r in rows]
+
+
+def append(db: so.Session, session_id: SessionId, event: NewEvent, at: datetime) -> SessionEvent:
+    """Append at the next seq and fold the projection in the same transaction."""
+    row = db.scalars(sa.select(SessionRow).where(SessionRow.id == session_id).with_for_update()).one_or_none()
+    if row is None:
+        raise UnknownSession(session_id)
+    row.head_seq += 1
+    payload = dict(event.payload)
+    logged = SessionEvent(row.head_seq, event.kind, at, payload)
+    db.add(
+        EventRow(
+            session_id=session_id,
+            seq=logged.seq,
+            kind=event.kind,
+            at=at,
+            payload=payload,
+            call_id=_str_or_none(payload.get("callId")),
+            message_id=_str_or_none(payload.get("messageId")),
+            request_id=event.request_id,
+        )
+    )
+    previous = projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq)
+    store_projection(row, fold(previous, logged))
+    db.flush()
+    return logged
+
+
+def store_projection(row: SessionRow, projection: TaskSurfaceProjection) -> None:
+    active = projection.active
+    row.active_call_id = active.call_id if active else None
+    row.active_surface_id = active.surface_id if active else None
+    row.active_result_seq = active.result_seq if active else None
+
+
+def _str_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _to_event(row: EventRow) -> SessionEvent:
+    return SessionEvent(row.seq, cast(EventKind, row.kind), utc(row.at), row.payload)
+
+
+def _visible(session_id: str) -> sa.ColumnElement[bool]:
+    """Events of the session that no rewind has taken out of its history."""
+    hidden = sa.select(HiddenRangeRow.id).where(
+        HiddenRangeRow.session_id == session_id,
+        EventRow.seq >= HiddenRangeRow.first_seq,
+        EventRow.seq <= HiddenRangeRow.last_seq,
+    )
+    return sa.and_(EventRow.session_id == session_id, ~sa.exists(hidden))
+
+
+def events_after(db: so.Session, session_id: str, after: int = 0, limit: int | None = None) -> list[SessionEvent]:
+    query = sa.select(EventRow).where(_visible(session_id), EventRow.seq > after).order_by(EventRow.seq)
+    if limit is not None:
+        query = query.limit(limit)
+    return [_to_event(r) for r in db.scalars(query)]
+
+
+def events_before(db: so.Session, session_id: str, before: int | None, limit: int) -> list[SessionEvent]:
+    """The `limit` latest visible events before `before` (or of all), oldest first."""
+    query = sa.select(EventRow).where(_visible(session_id))
+    if before is not None:
+        query = query.where(EventRow.seq < before)
+    rows = list(db.scalars(query.order_by(EventRow.seq.desc()).limit(limit)))
+    return [_to_event(r) for r in reversed(rows)]
+
+
+def event_at(db: so.Session, session_id: str, seq: int) -> SessionEvent | None:
+    row = db.scalars(sa.select(EventRow).where(EventRow.session_id == session_id, EventRow.seq == seq)).one_or_none()
+    return _to_event(row) if row else None
+
+
+def event_by_request(db: so.Session, session_id: str, request_id: str) -> SessionEvent | None:
+    row = db.scalars(
+        sa.select(EventRow).where(EventRow.session_id == session_id, EventRow.request_id == request_id)
+    ).one_or_none()
+    return _to_event(row) if row else None
+
+
+def first_visible_after(db: so.Session, session_id: str, seq: int, kinds: tuple[str, ...]) -> SessionEvent | None:
+    row = db.scalars(
+        sa.select(EventRow)
+        .where(_visible(session_id), EventRow.seq > seq, EventRow.kind.in_(kinds))
+        .order_by(EventRow.seq)
+        .limit(1)
+    ).one_or_none()
+    return _to_event(row) if row else None

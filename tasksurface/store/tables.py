@@ -1,0 +1,106 @@
+"""The schema, as typed ORM classes; every change to it is an Alembic revision."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from sqlalchemy.dialects import postgresql
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+Json = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
+RowId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+Id = sa.String(64)
+
+
+class Base(so.DeclarativeBase):
+    metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: sa.DateTime(timezone=True), dict[str, Any]: Json}
+
+
+class SessionRow(Base):
+    """A session, with the head of its log and the projection folded from it."""
+
+    __tablename__ = "sessions"
+
+    id: so.Mapped[str] = so.mapped_column(Id, primary_key=True)
+    title: so.Mapped[str] = so.mapped_column(sa.String(200))
+    created_at: so.Mapped[datetime]
+    head_seq: so.Mapped[int] = so.mapped_column(default=0)
+    """The last `seq` handed out; bumped in the appending transaction, so `seq` has no gaps."""
+    next_position: so.Mapped[int] = so.mapped_column(default=0)
+    """The next inbox position; inbox order is arrival order."""
+    paused: so.Mapped[bool] = so.mapped_column(default=False)
+    forked_from: so.Mapped[str | None] = so.mapped_column(sa.ForeignKey("sessions.id"))
+    forked_at_seq: so.Mapped[int | None]
+    active_call_id: so.Mapped[str | None] = so.mapped_column(Id)
+    active_surface_id: so.Mapped[str | None] = so.mapped_column(Id)
+    active_result_seq: so.Mapped[int | None]
+
+
+class EventRow(Base):
+    """One entry of a session's append-only log."""
+
+    __tablename__ = "session_events"
+    __table_args__ = (
+        sa.UniqueConstraint("session_id", "seq"),
+        sa.UniqueConstraint("session_id", "request_id"),
+        sa.Index("ix_session_events_session_id_call_id", "session_id", "call_id"),
+        sa.Index("ix_session_events_session_id_message_id", "session_id", "message_id"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(RowId, primary_key=True, autoincrement=True)
+    session_id: so.Mapped[str] = so.mapped_column(sa.ForeignKey("sessions.id"))
+    seq: so.Mapped[int]
+    kind: so.Mapped[str] = so.mapped_column(sa.String(40))
+    at: so.Mapped[datetime]
+    payload: so.Mapped[dict[str, Any]]
+    call_id: so.Mapped[str | None] = so.mapped_column(Id)
+    message_id: so.Mapped[str | None] = so.mapped_column(Id)
+    request_id: so.Mapped[str | None] = so.mapped_column(Id)
+    """Client-minted idempotency id (submissionId, dismissalId): a retry finds its first answer."""
+
+
+class HiddenRangeRow(Base):
+    """Seqs a rewind took out of a session's history; the events themselves stay."""
+
+    __tablename__ = "session_hidden_ranges"
+
+    id: so.Mapped[int] = so.mapped_column(RowId, primary_key=True, autoincrement=True)
+    session_id: so.Mapped[str] = so.mapped_column(sa.ForeignKey("sessions.id"), index=True)
+    first_seq: so.Mapped[int]
+    last_seq: so.Mapped[int]
+
+
+class InboxRow(Base):
+    """A durable, not yet admitted user input; admission deletes it with the append."""
+
+    __tablename__ = "inbox_items"
+    __table_args__ = (
+        sa.UniqueConstraint("session_id", "position"),
+        sa.UniqueConstraint("session_id", "request_id"),
+        sa.UniqueConstraint("message_id"),
+        sa.UniqueConstraint("surface_id"),
+    )
+
+    id: so.Mapped[str] = so.mapped_column(Id, primary_key=True)
+    session_id: so.Mapped[str] = so.mapped_column(sa.ForeignKey("sessions.id"))
+    position: so.Mapped[int]
+    message_id: so.Mapped[str] = so.mapped_column(Id)
+    placement: so.Mapped[str] = so.mapped_column(sa.String(16))
+    source: so.Mapped[dict[str, Any]]
+    content: so.Mapped[dict[str, Any]]
+    """`{"blocks": [...]}`: the message content blocks."""
+    request_id: so.Mapped[str | None] = so.mapped_column(Id)
+    surface_id: so.Mapped[str | None] = so.mapped_column(Id)
+    """Set for a Task Surface submission: at most one pending submission per surface."""
+    created_at: so.Mapped[datetime]
