@@ -1,11 +1,37 @@
-"""Settings from the environment, named as DESIGN.md's configuration table names them."""
+"""Settings, named as DESIGN.md's configuration table names them; read once at start."""
 
 from __future__ import annotations
 
 import os
+import secrets
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, Literal
 
-INSTANCE_PATH = Path(os.environ.get("TASKSURFACE_INSTANCE_PATH", Path(__file__).resolve().parents[1] / "instance"))
+from pydantic import BaseModel, ConfigDict
+
+from .domain.limits import Limits
+
+DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parents[1] / "instance"
+ModelBackendName = Literal["scripted", "openai"]
+ToolMode = Literal["native", "both", "code"]
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    database_url: str
+    model: ModelBackendName = "scripted"
+    tool_mode: ToolMode = "native"
+    secret_key: str
+    auto_migrate: bool = True
+    limits: Limits = Limits()
+    history_page: int = 50
+    """Transcript events per page; older pages load on demand."""
+
+
+def instance_path() -> Path:
+    return Path(os.environ.get("TASKSURFACE_INSTANCE_PATH", DEFAULT_INSTANCE_PATH))
 
 
 def database_url() -> str:
@@ -13,5 +39,41 @@ def database_url() -> str:
     url = os.environ.get("TASKSURFACE_DATABASE_URL")
     if url:
         return url
-    INSTANCE_PATH.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{INSTANCE_PATH / 'tasksurface.sqlite3'}"
+    folder = instance_path()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'tasksurface.sqlite3'}"
+
+
+def development_secret_key() -> str:
+    """Generated once and kept in the instance folder, so a restart keeps everyone's identity."""
+    folder = instance_path()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() not in ("0", "false", "no", "off", "")
+
+
+def load_settings(overrides: Mapping[str, Any] | None = None) -> Settings:
+    """Defaults, then the environment, then explicit overrides (tests, embedding apps)."""
+    env = os.environ
+    values: dict[str, Any] = {}
+    if "TASKSURFACE_MODEL" in env:
+        values["model"] = env["TASKSURFACE_MODEL"]
+    if "TASKSURFACE_TOOL_MODE" in env:
+        values["tool_mode"] = env["TASKSURFACE_TOOL_MODE"]
+    if "TASKSURFACE_AUTO_MIGRATE" in env:
+        values["auto_migrate"] = _flag(env["TASKSURFACE_AUTO_MIGRATE"])
+    if "TASKSURFACE_SECRET_KEY" in env:
+        values["secret_key"] = env["TASKSURFACE_SECRET_KEY"]
+    values.update(overrides or {})
+    if "database_url" not in values:
+        values["database_url"] = database_url()
+    if "secret_key" not in values:
+        values["secret_key"] = development_secret_key()
+    return Settings(**values)

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .model import ChoiceField, MultiChoiceField, OrderField, TaskSurfaceModelV1, TextField, ToggleField
+from .model import (
+    ChoiceField,
+    MultiChoiceField,
+    OrderField,
+    TaskSurfaceModelV1,
+    TextField,
+    ToggleField,
+)
 from .submission import Values
 
 PREFIX = "f."

@@ -7,7 +7,14 @@ is never repeated.
 
 from __future__ import annotations
 
-from .model import ChoiceField, MultiChoiceField, OrderField, TaskSurfaceModelV1, TextField, ToggleField
+from .model import (
+    ChoiceField,
+    MultiChoiceField,
+    OrderField,
+    TaskSurfaceModelV1,
+    TextField,
+    ToggleField,
+)
 from .submission import Values
 
 HEADER = "Task Surface"

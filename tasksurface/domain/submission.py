@@ -7,7 +7,14 @@ from typing import Any
 
 from . import strict_json
 from .limits import DEFAULT_LIMITS, Limits
-from .model import ChoiceField, MultiChoiceField, OrderField, TaskSurfaceModelV1, TextField, ToggleField
+from .model import (
+    ChoiceField,
+    MultiChoiceField,
+    OrderField,
+    TaskSurfaceModelV1,
+    TextField,
+    ToggleField,
+)
 from .refusals import Problem, SubmissionCode, SubmissionRefused
 
 Values = dict[str, Any]

@@ -142,3 +142,12 @@ def first_visible_after(db: so.Session, session_id: str, seq: int, kinds: tuple[
         .limit(1)
     ).one_or_none()
     return _to_event(row) if row else None
+
+
+def tool_result_for_call(db: so.Session, session_id: str, call_id: str) -> SessionEvent | None:
+    row = db.scalars(
+        sa.select(EventRow)
+        .where(EventRow.session_id == session_id, EventRow.call_id == call_id, EventRow.kind == "tool/result")
+        .limit(1)
+    ).one_or_none()
+    return _to_event(row) if row else None

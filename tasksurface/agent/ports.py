@@ -1,0 +1,60 @@
+"""What the runner needs from the world, as small protocols."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from ..domain.events import SessionEvent
+from ..domain.ids import SessionId
+from ..store.records import InboxItem
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """What the model is told about a tool; byte-stable so the prompt prefix is stable."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolCallRequest:
+    call_id: str
+    name: str
+    arguments: str
+    """Raw JSON text, as a model produces it; each tool decodes it strictly."""
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    text: str | None = None
+    tool_calls: Sequence[ToolCallRequest] = field(default_factory=tuple)
+
+
+class ModelBackend(Protocol):
+    def respond(self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition]) -> ModelReply: ...
+
+
+class ModelError(Exception):
+    """The backend could not answer; the turn ends with an `agent/error` event."""
+
+
+Outcome = Literal["committed", "discarded"]
+
+
+class Notifier(Protocol):
+    """Tells subscribers of a session what changed, after the change is committed."""
+
+    def changed(
+        self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False, reset: bool = False
+    ) -> None:
+        """`reset` means the history itself changed (a rewind): reload rather than append."""
+
+
+class InboxObserver(Protocol):
+    """Learns the one terminal outcome of every claimed inbox item."""
+
+    def outcome(self, item: InboxItem, outcome: Outcome, reason: str) -> None: ...

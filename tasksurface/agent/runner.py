@@ -1,0 +1,206 @@
+"""Per-session runners: take inbox items in order, admit one, run the model and its tools.
+
+Every claimed inbox item ends in exactly one terminal outcome, reported to the
+observer: `committed` when its `user/message` is durable, `discarded` otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from ..domain.events import NewEvent, SessionEvent, tool_call, tool_result, user_message
+from ..domain.ids import CallId, SessionId
+from ..store import inbox, log
+from ..store.db import Database
+from ..store.records import InboxItem
+from .claims import ClaimRegistry
+from .ports import InboxObserver, ModelBackend, ModelError, ModelReply, Notifier, Outcome
+from .tools import ToolContext, ToolRegistry
+
+logger = logging.getLogger(__name__)
+
+MAX_MODEL_STEPS = 8
+NOT_RUN = "not run: an earlier call in this response ended the turn"
+
+
+class RunnerPool:
+    """One worker thread per session with work; it exits when the session's queue is empty."""
+
+    def __init__(
+        self,
+        database: Database,
+        claims: ClaimRegistry,
+        backend: ModelBackend,
+        tools: ToolRegistry,
+        notifier: Notifier,
+        observers: Sequence[InboxObserver] = (),
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        from datetime import UTC
+
+        self.database = database
+        self.claims = claims
+        self.backend = backend
+        self.tools = tools
+        self.notifier = notifier
+        self.observers = list(observers)
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self._lock = threading.Lock()
+        self._threads: dict[SessionId, threading.Thread] = {}
+        self._wakeups: set[SessionId] = set()
+        self._stopping = threading.Event()
+
+    def wake(self, session_id: SessionId) -> None:
+        """Make sure a runner looks at this session's queue soon."""
+        with self._lock:
+            if self._stopping.is_set():
+                return
+            self._wakeups.add(session_id)
+            thread = self._threads.get(session_id)
+            if thread is None or not thread.is_alive():
+                thread = threading.Thread(target=self._run, args=(session_id,), name=f"runner-{session_id}", daemon=True)
+                self._threads[session_id] = thread
+                thread.start()
+
+    def wake_all_with_work(self) -> None:
+        with self.database.read() as db:
+            sessions = inbox.sessions_with_items(db)
+        for session_id in sessions:
+            self.wake(session_id)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stopping.set()
+        with self._lock:
+            threads = list(self._threads.values())
+        for thread in threads:
+            thread.join(timeout)
+
+    def idle(self) -> bool:
+        with self._lock:
+            return not any(t.is_alive() for t in self._threads.values())
+
+    def _run(self, session_id: SessionId) -> None:
+        while not self._stopping.is_set():
+            with self._lock:
+                self._wakeups.discard(session_id)
+            try:
+                item = self._next_item(session_id)
+                if item is not None:
+                    self._process(session_id, item)
+                    continue
+            except Exception:
+                logger.exception("runner for session %s failed", session_id)
+            with self._lock:
+                if session_id not in self._wakeups:
+                    self._threads.pop(session_id, None)
+                    return
+
+    def _next_item(self, session_id: SessionId) -> InboxItem | None:
+        with self.database.read() as db:
+            if log.get_session(db, session_id).paused:
+                return None
+            waiting = inbox.items(db, session_id)
+        claimed = self.claims.claimed()
+        # Steering input goes first; otherwise arrival order.
+        for item in sorted(waiting, key=lambda i: (i.placement != "steering", i.position)):
+            if item.id not in claimed:
+                return item
+        return None
+
+    def _process(self, session_id: SessionId, item: InboxItem) -> None:
+        if not self.claims.try_claim(item.id, "admit"):
+            return
+        # The claim is visible (pending phase `claiming`) before the queue without the row is published.
+        self.notifier.changed(session_id, queue=True)
+        admitted = self._admit(session_id, item)
+        if admitted is None:
+            return
+        self._run_turn(session_id)
+
+    def _admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
+        """Append the message and delete the row in one transaction; report exactly one outcome."""
+        outcome: Outcome = "discarded"
+        reason = "admission failed"
+        event: SessionEvent | None = None
+        try:
+            if self._stopping.is_set():
+                reason = "runner stopped"
+                raise _Discard
+            with self.database.write() as db:
+                if inbox.item(db, session_id, item.id) is None:
+                    reason = "removed from the queue"
+                    raise _Discard
+                payload = user_message(item.message_id, item.source, item.content)
+                event = log.append(db, session_id, NewEvent("user/message", payload, item.request_id), self.clock())
+                inbox.delete(db, item.id)
+            outcome, reason = "committed", "durable"
+        except _Discard:
+            self._drop_row(item)
+        except Exception:
+            logger.exception("admission of %s failed", item.id)
+            self._drop_row(item)
+        finally:
+            self.claims.release(item.id)
+            for observer in self.observers:
+                observer.outcome(item, outcome, reason)
+            self.notifier.changed(session_id, events=[event] if event else (), queue=True)
+        return event
+
+    def _drop_row(self, item: InboxItem) -> None:
+        """A discard gives the input back to its owner: the row leaves the queue."""
+        try:
+            with self.database.write() as db:
+                inbox.delete(db, item.id)
+        except Exception:
+            logger.exception("could not drop discarded inbox item %s", item.id)
+
+    def _run_turn(self, session_id: SessionId) -> None:
+        for _ in range(MAX_MODEL_STEPS):
+            if self._stopping.is_set():
+                return
+            with self.database.read() as db:
+                history = log.events_after(db, session_id, 0)
+            try:
+                reply = self.backend.respond(history, self.tools.definitions())
+            except ModelError as exc:
+                self._append(session_id, NewEvent("agent/error", {"message": str(exc)}))
+                return
+            except Exception as exc:
+                logger.exception("model backend failed")
+                self._append(session_id, NewEvent("agent/error", {"message": f"the model failed: {type(exc).__name__}"}))
+                return
+            if not self._apply_reply(session_id, reply):
+                return
+
+    def _apply_reply(self, session_id: SessionId, reply: ModelReply) -> bool:
+        """Log the reply and run its tool calls in order; `True` when the model should go on."""
+        if reply.text:
+            self._append(session_id, NewEvent("assistant/message", {"text": reply.text}))
+        if not reply.tool_calls:
+            return False
+        concluded = False
+        for request in reply.tool_calls:
+            call_id = CallId(request.call_id or "call_" + secrets.token_urlsafe(12))
+            self._append(session_id, NewEvent("tool/call", tool_call(call_id, request.name, request.arguments)))
+            if concluded:
+                result = tool_result(call_id, request.name, False, NOT_RUN)
+            else:
+                context = ToolContext(session_id, call_id, self.database)
+                outcome = self.tools.execute(context, request.name, request.arguments)
+                concluded = outcome.conclude_turn
+                result = tool_result(call_id, request.name, outcome.ok, outcome.text, outcome.meta)
+            self._append(session_id, NewEvent("tool/result", result))
+        return not concluded
+
+    def _append(self, session_id: SessionId, event: NewEvent) -> None:
+        with self.database.write() as db:
+            logged = log.append(db, session_id, event, self.clock())
+        self.notifier.changed(session_id, events=[logged])
+
+
+class _Discard(Exception):
+    pass

@@ -1,0 +1,1 @@
+"""Model backends: the offline scripted agent (default) and, later, real providers."""

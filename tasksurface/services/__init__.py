@@ -1,0 +1,1 @@
+"""Application services: plain values in, small frozen results out, one transaction per command."""

@@ -1,0 +1,20 @@
+"""Typed refusals of a request, which the web layer turns into `{"error": {code, message}}`."""
+
+from __future__ import annotations
+
+
+class RequestRefused(Exception):
+    status = 400
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class NotFound(RequestRefused):
+    status = 404
+
+
+class Conflict(RequestRefused):
+    status = 409

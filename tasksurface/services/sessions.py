@@ -1,0 +1,185 @@
+"""Sessions: create, read, send, queue actions, pause, fork and rewind."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from ..agent.claims import ClaimRegistry
+from ..agent.ports import InboxObserver, Notifier
+from ..domain.events import SessionEvent, content_text, read_correlation, text_content, user_source
+from ..domain.ids import InboxItemId, MessageId, RpcId, SessionId
+from ..store import history, inbox, log
+from ..store.db import Database
+from ..store.records import InboxItem, SessionInfo
+from .errors import Conflict, NotFound, RequestRefused
+
+MAX_MESSAGE_CHARS = 32_000
+PREVIEW_CHARS = 120
+QueueAction = Literal["edit", "steer", "remove"]
+
+
+@dataclass(frozen=True)
+class QueuedMessage:
+    """The seed's queue row: it keeps the full source, Task Surface correlation included."""
+
+    item: InboxItem
+
+    def to_wire(self) -> dict[str, Any]:
+        text = content_text(self.item.content)
+        return {
+            "id": self.item.id,
+            "messageId": self.item.message_id,
+            "placement": self.item.placement,
+            "source": self.item.source,
+            "content": self.item.content,
+            "preview": preview(text),
+            "text": text,
+        }
+
+    @property
+    def is_task_surface(self) -> bool:
+        return read_correlation(self.item.source) is not None
+
+
+def preview(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
+
+
+class SessionService:
+    def __init__(
+        self,
+        database: Database,
+        claims: ClaimRegistry,
+        notifier: Notifier,
+        wake: Callable[[SessionId], None],
+        clock: Callable[[], datetime],
+        observers: Sequence[InboxObserver] = (),
+    ) -> None:
+        self.database = database
+        self.claims = claims
+        self.notifier = notifier
+        self.wake = wake
+        self.clock = clock
+        self.observers = list(observers)
+
+    def create(self, title: str = "") -> SessionId:
+        session_id = SessionId("s_" + secrets.token_urlsafe(12))
+        with self.database.write() as db:
+            log.create_session(db, session_id, title.strip()[:200] or "New session", self.clock())
+        return session_id
+
+    def get(self, session_id: SessionId) -> SessionInfo:
+        with self.database.read() as db:
+            return self._get(db, session_id)
+
+    def _get(self, db: Any, session_id: SessionId) -> SessionInfo:
+        try:
+            return log.get_session(db, session_id)
+        except log.UnknownSession:
+            raise NotFound("session-not-found", "there is no such session") from None
+
+    def list(self) -> list[SessionInfo]:
+        with self.database.read() as db:
+            return log.list_sessions(db)
+
+    def events_after(self, session_id: SessionId, after: int, limit: int) -> list[SessionEvent]:
+        with self.database.read() as db:
+            self._get(db, session_id)
+            return log.events_after(db, session_id, after, limit)
+
+    def page(self, session_id: SessionId, before: int | None, limit: int) -> list[SessionEvent]:
+        """A page of history ending before `before` (the latest page when `None`)."""
+        with self.database.read() as db:
+            self._get(db, session_id)
+            return log.events_before(db, session_id, before, limit)
+
+    def send(self, session_id: SessionId, text: str, placement: str = "queued") -> QueuedMessage:
+        if not isinstance(text, str) or not text.strip():
+            raise RequestRefused("empty-message", "a message needs some text")
+        if len(text) > MAX_MESSAGE_CHARS:
+            raise RequestRefused("message-too-long", f"a message holds at most {MAX_MESSAGE_CHARS} characters")
+        if placement not in ("queued", "steering"):
+            raise RequestRefused("invalid-placement", "placement is 'queued' or 'steering'")
+        with self.database.write() as db:
+            self._get(db, session_id)
+            item = inbox.enqueue(
+                db,
+                item_id=InboxItemId("in_" + secrets.token_urlsafe(12)),
+                session_id=session_id,
+                message_id=MessageId("msg_" + secrets.token_urlsafe(12)),
+                placement=placement,
+                source=user_source(RpcId("rpc_" + secrets.token_urlsafe(12))),
+                content=text_content(text.replace("\r\n", "\n")),
+                at=self.clock(),
+            )
+        self.notifier.changed(session_id, queue=True)
+        self.wake(session_id)
+        return QueuedMessage(item)
+
+    def queue(self, session_id: SessionId) -> list[QueuedMessage]:
+        """Waiting input; a row the runner has claimed has left the queue."""
+        with self.database.read() as db:
+            self._get(db, session_id)
+            items = inbox.items(db, session_id)
+        return [QueuedMessage(i) for i in items if self.claims.purpose(i.id) != "admit"]
+
+    def queue_action(self, session_id: SessionId, item_id: str, action: str, text: object = None) -> None:
+        if action not in ("edit", "steer", "remove"):
+            raise RequestRefused("invalid-action", "action is 'edit', 'steer' or 'remove'")
+        missing = NotFound("queue-item-not-found", "that item is no longer in the queue")
+        with self.claims.holding(item_id, "remove") as won:
+            if not won:
+                raise missing
+            with self.database.write() as db:
+                self._get(db, session_id)
+                item = inbox.item(db, session_id, item_id)
+                if item is None:
+                    raise missing
+                if action != "remove" and read_correlation(item.source) is not None:
+                    raise Conflict(
+                        "queue-item-is-task-surface",
+                        "a Task Surface submission cannot be edited or steered; remove it to edit the panel again",
+                    )
+                if action == "remove":
+                    inbox.delete(db, item_id)
+                elif action == "steer":
+                    inbox.update(db, item_id, placement="steering")
+                else:
+                    if not isinstance(text, str) or not text.strip():
+                        raise RequestRefused("empty-message", "an edit needs some text")
+                    inbox.update(db, item_id, content=text_content(text))
+        if action == "remove":
+            for observer in self.observers:
+                observer.outcome(item, "discarded", "removed from the queue")
+        self.notifier.changed(session_id, queue=True)
+
+    def set_paused(self, session_id: SessionId, paused: bool) -> None:
+        with self.database.write() as db:
+            self._get(db, session_id)
+            inbox.set_paused(db, session_id, paused)
+        self.notifier.changed(session_id, queue=True)
+        if not paused:
+            self.wake(session_id)
+
+    def fork(self, session_id: SessionId, at_seq: int) -> SessionId:
+        new_id = SessionId("s_" + secrets.token_urlsafe(12))
+        with self.database.write() as db:
+            info = self._get(db, session_id)
+            if not 0 <= at_seq <= info.head_seq:
+                raise RequestRefused("invalid-seq", f"atSeq must be between 0 and {info.head_seq}")
+            history.fork(db, session_id, new_id, at_seq, self.clock())
+        return new_id
+
+    def rewind(self, session_id: SessionId, to_seq: int) -> int:
+        with self.database.write() as db:
+            info = self._get(db, session_id)
+            if not 0 <= to_seq <= info.head_seq:
+                raise RequestRefused("invalid-seq", f"toSeq must be between 0 and {info.head_seq}")
+            marker = history.rewind(db, session_id, to_seq, self.clock())
+        self.notifier.changed(session_id, queue=True, reset=True)
+        return marker

@@ -1,0 +1,277 @@
+"""TaskSurfaceService: get_active, submit and dismiss, joined with the pending submission.
+
+The pending record is derived, never stored twice: `queued` while the submission's
+durable inbox row waits, `claiming` while the runner holds its process-local claim.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+import sqlalchemy.orm as so
+
+from ..agent.claims import ClaimRegistry
+from ..agent.ports import Notifier
+from ..domain import strict_json
+from ..domain.events import (
+    NewEvent,
+    SessionEvent,
+    TaskSurfaceCorrelation,
+    content_text,
+    read_correlation,
+    surface_dismissed,
+    text_content,
+    user_source,
+)
+from ..domain.ids import (
+    InboxItemId,
+    MessageId,
+    RpcId,
+    SessionId,
+    TaskSurfaceDismissalId,
+    TaskSurfaceId,
+    TaskSurfaceSubmissionId,
+)
+from ..domain.limits import DEFAULT_LIMITS, Limits
+from ..domain.presentation import SurfacePresentation, read_presentation
+from ..domain.projection import ActiveSurface
+from ..domain.refusals import Problem, SubmissionCode, SubmissionRefused
+from ..domain.results import (
+    ActiveResult,
+    Dismissed,
+    DismissRejected,
+    DismissResult,
+    GetActiveResult,
+    NotOpen,
+    PendingSubmission,
+    SubmitAccepted,
+    SubmitRejected,
+    SubmitResult,
+)
+from ..domain.submission import prepare_submission
+from ..store import inbox, log
+from ..store.db import Database
+
+RowState = Literal["open", "submitted", "dismissed", "bypassed", "unavailable"]
+
+
+@dataclass(frozen=True)
+class SurfaceState:
+    """What a page needs to know about the open surface: identity and pending phase."""
+
+    active: ActiveSurface | None
+    pending: PendingSubmission | None
+
+    def to_wire(self) -> dict[str, Any]:
+        active = self.active
+        return {
+            "active": {"callId": active.call_id, "surfaceId": active.surface_id} if active else None,
+            "pending": self.pending.to_wire() if self.pending else None,
+        }
+
+
+class TaskSurfaceService:
+    def __init__(
+        self,
+        database: Database,
+        claims: ClaimRegistry,
+        notifier: Notifier,
+        wake: Callable[[SessionId], None],
+        clock: Callable[[], datetime],
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        self.database = database
+        self.claims = claims
+        self.notifier = notifier
+        self.wake = wake
+        self.clock = clock
+        self.limits = limits
+
+    # -- reads -------------------------------------------------------------
+
+    def get_active(self, session_id: SessionId, surface_id: TaskSurfaceId) -> GetActiveResult:
+        with self.database.read() as db:
+            active = log.get_session(db, session_id).projection.active
+            if active is None or active.surface_id != surface_id:
+                return NotOpen()
+            presentation = self._presentation(db, session_id, active.result_seq)
+            if presentation is None:
+                return NotOpen()
+            pending = self._pending(db, surface_id)
+        return ActiveResult(active.call_id, active.surface_id, presentation.model, pending)
+
+    def state(self, session_id: SessionId) -> SurfaceState:
+        with self.database.read() as db:
+            active = log.get_session(db, session_id).projection.active
+            pending = self._pending(db, active.surface_id) if active else None
+        return SurfaceState(active, pending)
+
+    def row_states(self, session_id: SessionId, events: Sequence[SessionEvent]) -> dict[int, RowState]:
+        """The lifecycle state of every surface result among `events`, read from the log."""
+        states: dict[int, RowState] = {}
+        with self.database.read() as db:
+            active = log.get_session(db, session_id).projection.active
+            for event in events:
+                presentation = self.presentation_of(event)
+                if presentation is None:
+                    continue
+                if active and active.result_seq == event.seq:
+                    states[event.seq] = "open"
+                    continue
+                closing = log.first_visible_after(
+                    db, session_id, event.seq, ("user/message", "task-surface/dismissed")
+                )
+                states[event.seq] = _closed_state(closing, presentation.surface_id)
+        return states
+
+    def presentation_of(self, event: SessionEvent) -> SurfacePresentation | None:
+        if event.kind != "tool/result" or event.payload.get("ok") is not True:
+            return None
+        return read_presentation(event.payload.get("meta"), self.limits)
+
+    def _presentation(self, db: so.Session, session_id: SessionId, seq: int) -> SurfacePresentation | None:
+        event = log.event_at(db, session_id, seq)
+        return self.presentation_of(event) if event else None
+
+    def _pending(self, db: so.Session, surface_id: TaskSurfaceId) -> PendingSubmission | None:
+        item = inbox.item_for_surface(db, surface_id)
+        if item is None or item.request_id is None:
+            return None
+        phase = "claiming" if self.claims.purpose(item.id) == "admit" else "queued"
+        return PendingSubmission(TaskSurfaceSubmissionId(item.request_id), item.message_id, phase)
+
+    # -- commands ----------------------------------------------------------
+
+    def submit(
+        self,
+        session_id: SessionId,
+        surface_id: TaskSurfaceId,
+        submission_id: TaskSurfaceSubmissionId,
+        values: object,
+        note: object = None,
+        rpc_id: RpcId | None = None,
+    ) -> SubmitResult:
+        with self.database.write() as db:
+            session = log.get_session(db, session_id, lock=True)
+            earlier = self._earlier_submission(db, session_id, submission_id)
+            if earlier is not None:
+                return self._replay(db, session_id, earlier, surface_id, values, note)
+            active = session.projection.active
+            if active is None:
+                return SubmitRejected("not-open")
+            if active.surface_id != surface_id:
+                return SubmitRejected("stale")
+            if inbox.item_for_surface(db, surface_id) is not None:
+                return SubmitRejected("submission-pending")
+            presentation = self._presentation(db, session_id, active.result_seq)
+            if presentation is None:
+                return SubmitRejected("not-open")
+            try:
+                checked, _, text = prepare_submission(presentation.model, values, note, self.limits)
+            except SubmissionRefused as refusal:
+                return SubmitRejected("invalid-submission", tuple(refusal.problems))
+            message_id = MessageId("msg_" + secrets.token_urlsafe(12))
+            correlation = TaskSurfaceCorrelation(submission_id, active.call_id, surface_id, checked)
+            inbox.enqueue(
+                db,
+                item_id=InboxItemId("in_" + secrets.token_urlsafe(12)),
+                session_id=session_id,
+                message_id=message_id,
+                placement="queued",
+                source=user_source(rpc_id or RpcId("rpc_" + secrets.token_urlsafe(12)), correlation),
+                content=text_content(text),
+                at=self.clock(),
+                request_id=submission_id,
+                surface_id=surface_id,
+            )
+        self.notifier.changed(session_id, queue=True)
+        self.wake(session_id)
+        return SubmitAccepted(message_id)
+
+    def _earlier_submission(
+        self, db: so.Session, session_id: SessionId, submission_id: TaskSurfaceSubmissionId
+    ) -> tuple[MessageId, dict[str, Any], str] | None:
+        """(messageId, source, text) of the first use of this id, queued or already durable."""
+        item = inbox.item_by_request(db, session_id, submission_id)
+        if item is not None:
+            return item.message_id, item.source, content_text(item.content)
+        event = log.event_by_request(db, session_id, submission_id)
+        if event is not None and event.kind == "user/message":
+            payload = event.payload
+            return MessageId(payload["messageId"]), payload["source"], content_text(payload.get("content"))
+        return None
+
+    def _replay(
+        self,
+        db: so.Session,
+        session_id: SessionId,
+        earlier: tuple[MessageId, dict[str, Any], str],
+        surface_id: TaskSurfaceId,
+        values: object,
+        note: object,
+    ) -> SubmitResult:
+        """A retry gets the first answer; the same id with other content is a conflict."""
+        message_id, source, text = earlier
+        correlation = read_correlation(source)
+        conflict = SubmitRejected(
+            "invalid-submission",
+            (Problem(SubmissionCode.ID_CONFLICT, "this submissionId was already used for other values"),),
+        )
+        if correlation is None or correlation.surface_id != surface_id:
+            return conflict
+        if strict_json.dumps_compact(values) != strict_json.dumps_compact(dict(correlation.values)):
+            return conflict
+        result_event = self._result_for_call(db, session_id, correlation)
+        if result_event is None:
+            return conflict
+        try:
+            _, _, retried_text = prepare_submission(result_event.model, values, note, self.limits)
+        except SubmissionRefused:
+            return conflict
+        return SubmitAccepted(message_id) if retried_text == text else conflict
+
+    def _result_for_call(
+        self, db: so.Session, session_id: SessionId, correlation: TaskSurfaceCorrelation
+    ) -> SurfacePresentation | None:
+        event = log.tool_result_for_call(db, session_id, correlation.call_id)
+        return self.presentation_of(event) if event else None
+
+    def dismiss(
+        self, session_id: SessionId, surface_id: TaskSurfaceId, dismissal_id: TaskSurfaceDismissalId
+    ) -> DismissResult:
+        with self.database.write() as db:
+            session = log.get_session(db, session_id, lock=True)
+            earlier = log.event_by_request(db, session_id, dismissal_id)
+            if earlier is not None:
+                if earlier.kind == "task-surface/dismissed" and earlier.payload.get("surfaceId") == surface_id:
+                    return Dismissed(earlier.seq)
+                return DismissRejected("stale")
+            active = session.projection.active
+            if active is None:
+                return DismissRejected("not-open")
+            if active.surface_id != surface_id:
+                return DismissRejected("stale")
+            if inbox.item_for_surface(db, surface_id) is not None:
+                return DismissRejected("submission-pending")
+            event = log.append(
+                db,
+                session_id,
+                NewEvent("task-surface/dismissed", surface_dismissed(surface_id, active.call_id, dismissal_id), dismissal_id),
+                self.clock(),
+            )
+        self.notifier.changed(session_id, events=[event])
+        return Dismissed(event.seq)
+
+
+def _closed_state(closing: SessionEvent | None, surface_id: TaskSurfaceId) -> RowState:
+    if closing is None:
+        return "unavailable"
+    if closing.kind == "task-surface/dismissed":
+        return "dismissed" if closing.payload.get("surfaceId") == surface_id else "unavailable"
+    correlation = read_correlation(closing.payload.get("source"))
+    return "submitted" if correlation and correlation.surface_id == surface_id else "bypassed"
+

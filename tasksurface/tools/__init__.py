@@ -1,0 +1,1 @@
+"""Tools the app plugs into the generic agent."""

@@ -1,0 +1,90 @@
+"""`show_task_surface`: publish one bounded, declarative panel and end the turn."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from ..agent.ports import ToolDefinition
+from ..agent.tools import ToolContext, ToolOutcome
+from ..domain.ids import TaskSurfaceId
+from ..domain.limits import DEFAULT_LIMITS, Limits
+from ..domain.model import TaskSurfaceModelV1
+from ..domain.parser import parse_arguments
+from ..domain.presentation import TOOL_NAME, presentation_meta
+from ..domain.refusals import Problem, SurfaceCode, SurfaceRefused
+from ..store import log
+
+DESCRIPTION = (
+    "Show the user one structured panel docked above the composer, for a task that fits "
+    "the declared components: comparing options, ordering a plan, reviewing a table, or "
+    "filling a few related fields. The call ends your turn; the user's submission arrives "
+    "as their next message. Use plain chat for explanations and short questions. At most "
+    "one panel is open per session; the model is JSON only (no HTML, code or URLs to load)."
+)
+
+
+def _schema() -> dict[str, Any]:
+    model_schema = TaskSurfaceModelV1.model_json_schema(mode="validation")
+    definitions = model_schema.pop("$defs", {})
+    return {
+        "type": "object",
+        "properties": {"model": model_schema},
+        "required": ["model"],
+        "additionalProperties": False,
+        "$defs": definitions,
+    }
+
+
+class ShowTaskSurface:
+    """Parses and normalises the whole model, refuses a second open surface, ends the turn."""
+
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        # Generated once; identical whatever the task, so the prompt prefix never changes.
+        self._definition = ToolDefinition(TOOL_NAME, DESCRIPTION, _schema())
+
+    @property
+    def definition(self) -> ToolDefinition:
+        return self._definition
+
+    def execute(self, context: ToolContext, arguments: str) -> ToolOutcome:
+        try:
+            if context.depth > 0:
+                raise SurfaceRefused(
+                    Problem(SurfaceCode.NESTED_CALL, "a panel can only be shown by a direct call, not from inside another tool")
+                )
+            model = parse_arguments(arguments, self.limits)
+            with context.database.read() as db:
+                active = log.get_session(db, context.session_id).projection.active
+            if active is not None:
+                raise SurfaceRefused(
+                    Problem(
+                        SurfaceCode.ALREADY_OPEN,
+                        f"panel {active.surface_id} is still open; wait for the user's answer or their next message",
+                    )
+                )
+        except SurfaceRefused as refusal:
+            return ToolOutcome(False, refusal_text(refusal.problem))
+        surface_id = TaskSurfaceId("ts_" + secrets.token_urlsafe(12))
+        return ToolOutcome(
+            True,
+            result_text(surface_id, model),
+            meta=presentation_meta(surface_id, model),
+            conclude_turn=True,
+        )
+
+
+def result_text(surface_id: TaskSurfaceId, model: TaskSurfaceModelV1) -> str:
+    """What the model reads, and what a client that cannot draw the panel shows."""
+    return (
+        f'Task Surface {surface_id} "{model.title}" is shown to the user with '
+        f"{len(model.fields)} field(s). Their submission will arrive as their next message. "
+        "If their client cannot show the panel, they can answer with an ordinary message "
+        "instead, which closes the panel."
+    )
+
+
+def refusal_text(problem: Problem) -> str:
+    return "error: " + json.dumps(problem.to_wire(), ensure_ascii=False)

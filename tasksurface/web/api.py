@@ -1,0 +1,160 @@
+"""The JSON API of DESIGN.md's wire contract, under /api."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from ..domain import ids
+from ..services.container import Services
+from ..services.errors import RequestRefused
+from .body import json_body, optional_int, required_int
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_PAGE = 500
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["tasksurface"]
+    return found
+
+
+@bp.post("/sessions")
+def create_session() -> tuple[Response, int]:
+    body = json_body(allow_empty=True)
+    title = body.get("title", "")
+    if not isinstance(title, str):
+        raise RequestRefused("invalid-title", "title must be text")
+    return jsonify({"sessionId": services().sessions.create(title)}), 201
+
+
+@bp.get("/sessions/<sid>")
+def read_session(sid: str) -> Response:
+    info = services().sessions.get(ids.session_id(sid))
+    state = services().surfaces.state(info.id)
+    return jsonify(
+        {
+            "sessionId": info.id,
+            "title": info.title,
+            "createdAt": info.created_at.isoformat(),
+            "headSeq": info.head_seq,
+            "paused": info.paused,
+            "forkedFrom": info.forked_from,
+            "forkedAtSeq": info.forked_at_seq,
+            "taskSurface": state.to_wire(),
+        }
+    )
+
+
+@bp.get("/sessions/<sid>/events")
+def read_events(sid: str) -> Response:
+    after = optional_int(request.args, "after", 0)
+    limit = min(optional_int(request.args, "limit", 100), MAX_PAGE)
+    if after < 0 or limit < 1:
+        raise RequestRefused("invalid-range", "after must be >= 0 and limit >= 1")
+    events = services().sessions.events_after(ids.session_id(sid), after, limit)
+    return jsonify({"events": [e.to_wire() for e in events]})
+
+
+@bp.post("/sessions/<sid>/messages")
+def send_message(sid: str) -> tuple[Response, int]:
+    body = json_body()
+    placement = body.get("placement", "queued")
+    text = body.get("text")
+    if not isinstance(text, str) or not isinstance(placement, str):
+        raise RequestRefused("invalid-message", "text (and placement, if given) must be text")
+    item = services().sessions.send(ids.session_id(sid), text, placement)
+    return jsonify(item.to_wire()), 202
+
+
+@bp.get("/sessions/<sid>/queue")
+def read_queue(sid: str) -> Response:
+    items = services().sessions.queue(ids.session_id(sid))
+    return jsonify({"items": [i.to_wire() for i in items]})
+
+
+@bp.post("/sessions/<sid>/queue/<item_id>")
+def change_queue(sid: str, item_id: str) -> Response:
+    body = json_body()
+    action = body.get("action")
+    if not isinstance(action, str):
+        raise RequestRefused("invalid-action", "action is 'edit', 'steer' or 'remove'")
+    services().sessions.queue_action(ids.session_id(sid), ids.inbox_item_id(item_id), action, body.get("text"))
+    return jsonify({"ok": True})
+
+
+@bp.post("/sessions/<sid>/agent")
+def set_agent(sid: str) -> Response:
+    body = json_body()
+    paused = body.get("paused")
+    if not isinstance(paused, bool):
+        raise RequestRefused("invalid-paused", "paused must be true or false")
+    services().sessions.set_paused(ids.session_id(sid), paused)
+    return jsonify({"paused": paused})
+
+
+@bp.get("/sessions/<sid>/task-surface")
+def read_projection(sid: str) -> Response:
+    session_id = ids.session_id(sid)
+    services().sessions.get(session_id)
+    return jsonify(services().surfaces.state(session_id).to_wire())
+
+
+@bp.get("/sessions/<sid>/task-surfaces/<surface>")
+def get_active(sid: str, surface: str) -> Response:
+    session_id = ids.session_id(sid)
+    return jsonify(get_active_from_params(session_id, surface))
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/submit")
+def submit(sid: str, surface: str) -> Response:
+    return jsonify(submit_from_body(ids.session_id(sid), surface, json_body()))
+
+
+def submit_from_body(session_id: ids.SessionId, surface: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Shared by HTTP and the websocket RPC, so both check the same request shape."""
+    extra = set(body) - {"submissionId", "values", "note"}
+    if extra:
+        raise RequestRefused("invalid-request", f"unknown properties: {', '.join(sorted(extra))}")
+    services().sessions.get(session_id)
+    result = services().surfaces.submit(
+        session_id,
+        ids.surface_id(surface),
+        ids.submission_id(body.get("submissionId")),
+        body.get("values"),
+        body.get("note"),
+    )
+    return result.to_wire()
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")
+def dismiss(sid: str, surface: str) -> Response:
+    return jsonify(dismiss_from_body(ids.session_id(sid), surface, json_body()))
+
+
+def dismiss_from_body(session_id: ids.SessionId, surface: str, body: dict[str, Any]) -> dict[str, Any]:
+    extra = set(body) - {"dismissalId"}
+    if extra:
+        raise RequestRefused("invalid-request", f"unknown properties: {', '.join(sorted(extra))}")
+    services().sessions.get(session_id)
+    result = services().surfaces.dismiss(session_id, ids.surface_id(surface), ids.dismissal_id(body.get("dismissalId")))
+    return result.to_wire()
+
+
+def get_active_from_params(session_id: ids.SessionId, surface: str) -> dict[str, Any]:
+    services().sessions.get(session_id)
+    return services().surfaces.get_active(session_id, ids.surface_id(surface)).to_wire()
+
+
+@bp.post("/sessions/<sid>/fork")
+def fork(sid: str) -> tuple[Response, int]:
+    at_seq = required_int(json_body(), "atSeq")
+    return jsonify({"sessionId": services().sessions.fork(ids.session_id(sid), at_seq)}), 201
+
+
+@bp.post("/sessions/<sid>/rewind")
+def rewind(sid: str) -> Response:
+    to_seq = required_int(json_body(), "toSeq")
+    return jsonify({"eventSeq": services().sessions.rewind(ids.session_id(sid), to_seq)})

@@ -1,0 +1,47 @@
+"""The app factory: settings → services → blueprints; nothing happens at import time."""
+
+from __future__ import annotations
+
+import atexit
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from ..config import instance_path, load_settings
+from ..services.container import build_services
+from ..store.engine import PROJECT_ROOT
+from . import api, pages, push, views, ws
+from .diffview import diff_lines
+from .errors import register_error_handlers
+from .markdown import render_markdown
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(
+        "tasksurface",
+        instance_path=str(instance_path()),
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    settings = load_settings(test_config)
+    app.config.update(SECRET_KEY=settings.secret_key, MAX_CONTENT_LENGTH=1024 * 1024, SOCK_SERVER_OPTIONS={"ping_interval": 25})
+    hub = push.PushHub()
+    services = build_services(settings, hub)
+    hub.attach(app, services)
+    app.extensions["tasksurface"] = services
+    app.extensions["tasksurface.push"] = hub
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    ws.sock.init_app(app)
+    register_error_handlers(app)
+    app.jinja_env.globals.update(
+        render_markdown=render_markdown, diff_lines=diff_lines, ordered_options=views.ordered_options
+    )
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    services.start()
+    atexit.register(services.stop)
+    logging.getLogger("tasksurface").setLevel(logging.INFO)
+    return app

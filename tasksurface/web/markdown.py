@@ -1,0 +1,64 @@
+"""The one Markdown renderer and its URL policy.
+
+Raw HTML is always escaped, never rendered. Links keep only safe schemes and
+navigate only when the user activates them. `remote_images` decides images:
+`render` (ordinary chat) or `alt_only` (always for Task Surface content), where
+image syntax becomes its alt text and the URL is never requested.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+from urllib.parse import urlsplit
+
+import mistune
+from markupsafe import Markup, escape
+from mistune.renderers.html import HTMLRenderer
+
+RemoteImages = Literal["render", "alt_only"]
+SAFE_LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+SAFE_IMAGE_SCHEMES = frozenset({"http", "https"})
+PLUGINS = ["strikethrough", "table", "url"]
+
+
+def safe_url(url: str, schemes: frozenset[str]) -> str | None:
+    """The URL when its scheme is allowed; control characters and odd spellings fail closed."""
+    cleaned = url.strip()
+    if any(ord(ch) < 0x20 or ch == "\x7f" for ch in cleaned) or cleaned.startswith("//"):
+        return None
+    scheme = urlsplit(cleaned).scheme.lower()
+    return cleaned if scheme in schemes else None
+
+
+class _PolicyRenderer(HTMLRenderer):
+    def __init__(self, remote_images: RemoteImages) -> None:
+        super().__init__(escape=True)
+        self.remote_images = remote_images
+
+    def link(self, text: str, url: str, title: str | None = None) -> str:
+        target = safe_url(url, SAFE_LINK_SCHEMES)
+        if target is None:
+            return f'<span class="md-unsafe-link">{text}</span>'
+        return (
+            f'<a href="{escape(target)}" title="{escape(title or target)}" '
+            f'rel="noopener noreferrer nofollow" target="_blank">{text}</a>'
+        )
+
+    def image(self, text: str, url: str, title: str | None = None) -> str:
+        alt = mistune.util.striptags(text)  # already escaped by mistune; drop inline tags
+        target = safe_url(url, SAFE_IMAGE_SCHEMES)
+        if self.remote_images == "alt_only" or target is None:
+            return f'<span class="md-image-alt" title="image not loaded">{alt or "image"}</span>'
+        return f'<img src="{escape(target)}" alt="{alt}" loading="lazy" referrerpolicy="no-referrer">'
+
+
+_renderers = {
+    policy: mistune.create_markdown(renderer=_PolicyRenderer(policy), plugins=PLUGINS)
+    for policy in ("render", "alt_only")
+}
+
+
+def render_markdown(text: str, remote_images: RemoteImages = "render") -> Markup:
+    html = _renderers[remote_images](text)
+    assert isinstance(html, str)
+    return Markup(html)

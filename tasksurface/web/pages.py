@@ -1,0 +1,166 @@
+"""The HTML pages and the plain-form posts that make them work without JavaScript."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..domain import ids
+from ..domain.form_values import form_name, values_from_form
+from ..domain.refusals import Problem
+from ..domain.results import ActiveResult, SubmitRejected
+from ..domain.submission import Values
+from ..services.container import Services
+from ..services.errors import RequestRefused
+from . import views
+from .body import optional_int
+
+bp = Blueprint("pages", __name__)
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["tasksurface"]
+    return found
+
+
+def fresh_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("index.html", sessions=services().sessions.list())
+
+
+@bp.post("/sessions")
+def new_session() -> BaseResponse:
+    session_id = services().sessions.create(request.form.get("title", ""))
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+@bp.get("/sessions/<sid>")
+def session(sid: str) -> str:
+    return _session_page(ids.session_id(sid))
+
+
+def _session_page(
+    session_id: ids.SessionId,
+    *,
+    values: Values | None = None,
+    problems: tuple[Problem, ...] = (),
+    reason: str | None = None,
+    submission_id: str | None = None,
+) -> str:
+    svc = services()
+    info = svc.sessions.get(session_id)
+    before = request.args.get("before")
+    page_size = svc.settings.history_page
+    events = svc.sessions.page(session_id, optional_int(request.args, "before", 0) if before else None, page_size)
+    older = events[0].seq if events and events[0].seq > 1 and _has_older(session_id, events[0].seq) else None
+    dock = views.dock_view(
+        svc,
+        session_id,
+        values=values,
+        problems=problems,
+        reason=reason,
+        submission_id=submission_id or fresh_id(),
+        dismissal_id=fresh_id(),
+    )
+    return render_template(
+        "session.html",
+        info=info,
+        events=views.render_events(svc, session_id, events),
+        head_seq=info.head_seq,
+        last_seq=events[-1].seq if events else 0,
+        paging=before is not None,
+        older=older,
+        dock=dock,
+        queue=views.render_queue(svc.sessions.queue(session_id), session_id, info.paused),
+    )
+
+
+def _has_older(session_id: ids.SessionId, first_seq: int) -> bool:
+    return bool(services().sessions.page(session_id, first_seq, 1))
+
+
+@bp.post("/sessions/<sid>/messages")
+def send_message(sid: str) -> BaseResponse:
+    session_id = ids.session_id(sid)
+    services().sessions.send(session_id, request.form.get("text", ""))
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+@bp.post("/sessions/<sid>/agent")
+def set_agent(sid: str) -> BaseResponse:
+    session_id = ids.session_id(sid)
+    services().sessions.set_paused(session_id, request.form.get("paused") == "true")
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+@bp.post("/sessions/<sid>/queue/<item_id>")
+def change_queue(sid: str, item_id: str) -> BaseResponse:
+    session_id = ids.session_id(sid)
+    services().sessions.queue_action(
+        session_id, ids.inbox_item_id(item_id), request.form.get("action", ""), request.form.get("text")
+    )
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/submit")
+def submit_form(sid: str, surface: str) -> Any:
+    session_id = ids.session_id(sid)
+    surface_id = ids.surface_id(surface)
+    active = services().surfaces.get_active(session_id, surface_id)
+    if not isinstance(active, ActiveResult):
+        return redirect(url_for("pages.session", sid=session_id), 303)
+    values = values_from_form(active.model, request.form.getlist)
+    submission_id = request.form.get("submissionId", "")
+    move = request.form.get("_move")
+    if move:
+        # Without JavaScript, an order's move buttons post the form; we answer with the moved order.
+        return _session_page(session_id, values=_moved(values, move), submission_id=submission_id)
+    note = request.form.get("note", "").replace("\r\n", "\n") or None
+    result = services().surfaces.submit(session_id, surface_id, ids.submission_id(submission_id), values, note)
+    if isinstance(result, SubmitRejected):
+        page = _session_page(
+            session_id, values=values, problems=result.problems, reason=result.reason, submission_id=fresh_id()
+        )
+        return Response(page, status=422)
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+def _moved(values: Values, move: str) -> Values:
+    field_id, _, rest = move.partition(":")
+    option_id, _, direction = rest.rpartition(":")
+    order = values.get(field_id)
+    if not isinstance(order, list) or option_id not in order or direction not in ("up", "down"):
+        raise RequestRefused("invalid-move", "that move does not fit the field")
+    index = order.index(option_id)
+    target = index - 1 if direction == "up" else index + 1
+    if 0 <= target < len(order):
+        order[index], order[target] = order[target], order[index]
+    return values
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")
+def dismiss_form(sid: str, surface: str) -> BaseResponse:
+    session_id = ids.session_id(sid)
+    services().surfaces.dismiss(session_id, ids.surface_id(surface), ids.dismissal_id(request.form.get("dismissalId")))
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+@bp.get("/sessions/<sid>/dock")
+def dock_fragment(sid: str) -> str:
+    """The dock partial alone, for the page script when the open surface changes."""
+    session_id = ids.session_id(sid)
+    services().sessions.get(session_id)
+    view = views.dock_view(services(), session_id, submission_id=fresh_id(), dismissal_id=fresh_id())
+    return str(views.render_dock(view))
+
+
+@bp.app_template_global()
+def field_name(field_id: str) -> str:
+    return form_name(field_id)

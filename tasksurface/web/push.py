@@ -1,0 +1,121 @@
+"""Live updates: every committed change of a session is pushed to its websocket subscribers.
+
+Messages for one session are built and queued under that session's lock, each from a
+fresh read, so the last message a subscriber gets always shows the latest state.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask
+
+from ..domain.events import SessionEvent
+from ..domain.ids import SessionId
+from ..domain.projection import ActiveSurface
+from ..store import log
+from . import views
+
+if TYPE_CHECKING:
+    from ..services.container import Services
+
+MAX_BACKLOG = 1000
+
+
+class Subscription:
+    def __init__(self, session_id: SessionId) -> None:
+        self.session_id = session_id
+        self.messages: queue.Queue[dict[str, Any]] = queue.Queue(MAX_BACKLOG)
+        self.overflowed = False
+
+    def put(self, message: dict[str, Any]) -> None:
+        try:
+            self.messages.put_nowait(message)
+        except queue.Full:
+            # A subscriber that cannot keep up reloads instead of missing changes.
+            self.overflowed = True
+
+
+class PushHub:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subscribers: dict[SessionId, set[Subscription]] = defaultdict(set)
+        self._session_locks: dict[SessionId, threading.Lock] = defaultdict(threading.Lock)
+        self._last_active: dict[SessionId, ActiveSurface | None] = {}
+        self._app: Flask | None = None
+        self._services: Services | None = None
+
+    def attach(self, app: Flask, services: Services) -> None:
+        self._app = app
+        self._services = services
+
+    def subscribe(self, session_id: SessionId) -> Subscription:
+        subscription = Subscription(session_id)
+        if self._services is not None and session_id not in self._last_active:
+            self._last_active[session_id] = self._services.surfaces.state(session_id).active
+        with self._lock:
+            self._subscribers[session_id].add(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            subscribers = self._subscribers.get(subscription.session_id)
+            if subscribers is not None:
+                subscribers.discard(subscription)
+                if not subscribers:
+                    del self._subscribers[subscription.session_id]
+
+    def subscriber_count(self, session_id: SessionId) -> int:
+        with self._lock:
+            return len(self._subscribers.get(session_id, ()))
+
+    def changed(
+        self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False, reset: bool = False
+    ) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers.get(session_id, ()))
+            session_lock = self._session_locks[session_id]
+        if not subscribers or self._app is None or self._services is None:
+            return
+        with session_lock, self._app.app_context():
+            message = self._message(self._services, session_id, events, queue, reset)
+            for subscription in subscribers:
+                subscription.put(message)
+
+    def _message(
+        self, services: Services, session_id: SessionId, events: Sequence[SessionEvent], queue: bool, reset: bool
+    ) -> dict[str, Any]:
+        if reset:
+            self._last_active.pop(session_id, None)
+            return {"type": "reset"}
+        state = services.surfaces.state(session_id)
+        message: dict[str, Any] = {
+            "type": "change",
+            "events": views.wire_events(services, session_id, [e for e in events if e is not None]),
+            "taskSurface": state.to_wire(),
+        }
+        previous = self._last_active.get(session_id)
+        self._last_active[session_id] = state.active
+        if previous is not None and previous != state.active:
+            # The row of the surface that just closed shows its new state.
+            with services.database.read() as db:
+                closed = log.event_at(db, session_id, previous.result_seq)
+            if closed is not None:
+                message["rows"] = {str(closed.seq): str(views.render_events(services, session_id, [closed])[0])}
+        if queue:
+            message["queue"] = queue_message(services, session_id)
+        return message
+
+
+def queue_message(services: Services, session_id: SessionId) -> dict[str, Any]:
+    items = services.sessions.queue(session_id)
+    paused = services.sessions.get(session_id).paused
+    return {
+        "items": [i.to_wire() for i in items],
+        "paused": paused,
+        "html": str(views.render_queue(items, session_id, paused)),
+    }

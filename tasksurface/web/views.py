@@ -1,0 +1,108 @@
+"""View models and partial rendering shared by the full page, fetches and websocket pushes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import render_template
+from markupsafe import Markup
+
+from ..domain.events import SessionEvent, content_text, read_correlation
+from ..domain.ids import SessionId
+from ..domain.model import Option, OrderField
+from ..domain.presentation import TOOL_NAME
+from ..domain.refusals import Problem
+from ..domain.results import ActiveResult
+from ..domain.submission import Values, initial_values
+from ..services.container import Services
+from ..services.sessions import QueuedMessage
+from ..services.task_surface import RowState
+
+
+@dataclass(frozen=True)
+class DockView:
+    """Everything the dock partial needs; `values` may be a rejected submission's values."""
+
+    session_id: SessionId
+    active: ActiveResult | None
+    values: Values = field(default_factory=dict)
+    problems: Sequence[Problem] = ()
+    reason: str | None = None
+    submission_id: str = ""
+    dismissal_id: str = ""
+
+    @property
+    def pending_phase(self) -> str:
+        return self.active.pending.phase if self.active and self.active.pending else ""
+
+    def problems_for(self, field_id: str) -> list[Problem]:
+        return [p for p in self.problems if p.where == field_id]
+
+    @property
+    def general_problems(self) -> list[Problem]:
+        ids = {f.id for f in self.active.model.fields} if self.active else set()
+        return [p for p in self.problems if p.where not in ids]
+
+
+def dock_view(
+    services: Services,
+    session_id: SessionId,
+    *,
+    values: Values | None = None,
+    problems: Sequence[Problem] = (),
+    reason: str | None = None,
+    submission_id: str,
+    dismissal_id: str,
+) -> DockView:
+    state = services.surfaces.state(session_id)
+    active = None
+    if state.active is not None:
+        result = services.surfaces.get_active(session_id, state.active.surface_id)
+        active = result if isinstance(result, ActiveResult) else None
+    start = initial_values(active.model) if active else {}
+    if values is not None:
+        start.update(values)
+    return DockView(session_id, active, start, problems, reason, submission_id, dismissal_id)
+
+
+def render_dock(view: DockView) -> Markup:
+    return Markup(render_template("_dock.html", dock=view))
+
+
+def render_event(services: Services, event: SessionEvent, row_states: Mapping[int, RowState]) -> Markup:
+    presentation = services.surfaces.presentation_of(event)
+    return Markup(
+        render_template(
+            "_event.html",
+            event=event,
+            presentation=presentation,
+            row_state=row_states.get(event.seq),
+            text=content_text(event.payload.get("content")),
+            correlation=read_correlation(event.payload.get("source")),
+            surface_tool=TOOL_NAME,
+        )
+    )
+
+
+def render_events(services: Services, session_id: SessionId, events: Sequence[SessionEvent]) -> list[Markup]:
+    states = services.surfaces.row_states(session_id, events)
+    return [render_event(services, e, states) for e in events]
+
+
+def render_queue(items: Sequence[QueuedMessage], session_id: SessionId, paused: bool) -> Markup:
+    return Markup(render_template("_queue.html", items=items, session_id=session_id, paused=paused))
+
+
+def wire_events(services: Services, session_id: SessionId, events: Sequence[SessionEvent]) -> list[dict[str, Any]]:
+    html = render_events(services, session_id, events)
+    return [{**e.to_wire(), "html": str(h)} for e, h in zip(events, html, strict=True)]
+
+
+def ordered_options(field: OrderField, value: object) -> list[Option]:
+    """An order field's options in the given order; anything but a permutation keeps the declared order."""
+    by_id = {o.id: o for o in field.options}
+    if isinstance(value, list) and sorted(map(str, value)) == sorted(by_id):
+        return [by_id[str(v)] for v in value]
+    return list(field.options)

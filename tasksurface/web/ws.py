@@ -1,0 +1,137 @@
+"""The websocket `/ws/sessions/<sid>`: pushes every committed change; answers Task Surface RPCs."""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, request
+from flask_sock import ConnectionClosed, Sock
+
+from ..domain import ids, strict_json
+from ..domain.ids import InvalidId, SessionId
+from ..services.container import Services
+from ..services.errors import RequestRefused
+from . import api, push, views
+from .body import optional_int
+
+logger = logging.getLogger(__name__)
+sock = Sock()
+
+HELLO_EVENT_LIMIT = 200
+MAX_FRAME_CHARS = 64 * 1024
+
+
+def _services() -> Services:
+    found: Services = current_app.extensions["tasksurface"]
+    return found
+
+
+def _hub() -> push.PushHub:
+    found: push.PushHub = current_app.extensions["tasksurface.push"]
+    return found
+
+
+@sock.route("/ws/sessions/<sid>")
+def session_socket(ws: Any, sid: str) -> None:
+    try:
+        session_id = ids.session_id(sid)
+        _services().sessions.get(session_id)
+        after = optional_int(request.args, "after", 0)
+    except (InvalidId, RequestRefused) as exc:
+        ws.send(json.dumps({"type": "error", "error": _error(exc)}))
+        ws.close(reason=1008)
+        return
+    send_lock = threading.Lock()
+
+    def send(message: dict[str, Any]) -> None:
+        with send_lock:
+            ws.send(json.dumps(message, ensure_ascii=False))
+
+    hub = _hub()
+    subscription = hub.subscribe(session_id)
+    stop = threading.Event()
+    pump = threading.Thread(target=_pump, args=(subscription, send, stop), daemon=True)
+    try:
+        send(_hello(session_id, after))
+        pump.start()
+        while True:
+            frame = ws.receive()
+            if frame is None:
+                continue
+            send(_answer(session_id, frame))
+    except ConnectionClosed:
+        pass
+    finally:
+        stop.set()
+        hub.unsubscribe(subscription)
+
+
+def _pump(subscription: push.Subscription, send: Callable[[dict[str, Any]], None], stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            message = subscription.messages.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        try:
+            send({"type": "reset"} if subscription.overflowed else message)
+        except (ConnectionClosed, OSError):
+            return
+
+
+def _hello(session_id: SessionId, after: int) -> dict[str, Any]:
+    services = _services()
+    events = services.sessions.events_after(session_id, after, HELLO_EVENT_LIMIT + 1)
+    if len(events) > HELLO_EVENT_LIMIT:
+        return {"type": "reset"}
+    return {
+        "type": "hello",
+        "events": views.wire_events(services, session_id, events),
+        "taskSurface": services.surfaces.state(session_id).to_wire(),
+        "queue": push.queue_message(services, session_id),
+    }
+
+
+def _answer(session_id: SessionId, frame: str | bytes) -> dict[str, Any]:
+    """One RPC frame in, one reply out; a malformed frame gets a typed error, never a crash."""
+    rpc_id: object = None
+    try:
+        if len(frame) > MAX_FRAME_CHARS:
+            raise RequestRefused("frame-too-large", f"frames hold at most {MAX_FRAME_CHARS} characters")
+        try:
+            message = strict_json.loads(frame)
+        except ValueError as exc:
+            raise RequestRefused("invalid-json", f"the frame is not JSON: {exc}") from exc
+        if not isinstance(message, dict):
+            raise RequestRefused("invalid-json", "a frame is a JSON object")
+        rpc_id = message.get("id")
+        params = message.get("params")
+        if not isinstance(params, dict):
+            raise RequestRefused("invalid-params", "params must be an object")
+        surface = params.pop("surfaceId", None)
+        method = message.get("method")
+        if method == "taskSurface.submit":
+            result = api.submit_from_body(session_id, _surface(surface), params)
+        elif method == "taskSurface.dismiss":
+            result = api.dismiss_from_body(session_id, _surface(surface), params)
+        elif method == "taskSurface.getActive":
+            result = api.get_active_from_params(session_id, _surface(surface))
+        else:
+            raise RequestRefused("unknown-method", f"there is no method {method!r}")
+        return {"type": "rpc", "id": rpc_id, "result": result}
+    except (RequestRefused, InvalidId) as exc:
+        return {"type": "rpc", "id": rpc_id, "error": _error(exc)}
+
+
+def _surface(value: object) -> str:
+    return str(ids.surface_id(value))
+
+
+def _error(exc: Exception) -> dict[str, str]:
+    if isinstance(exc, RequestRefused):
+        return {"code": exc.code, "message": exc.message}
+    return {"code": "invalid-id", "message": str(exc)}
