@@ -24,7 +24,9 @@ def _run(connection: object) -> None:
 
 
 def run_migrations_offline() -> None:
-    context.configure(url=database_url(), target_metadata=target_metadata, literal_binds=True, render_as_batch=True)
+    context.configure(
+        url=database_url(), target_metadata=target_metadata, literal_binds=True, render_as_batch=True
+    )
     with context.begin_transaction():
         context.run_migrations()
 

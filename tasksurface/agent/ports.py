@@ -49,7 +49,11 @@ class Notifier(Protocol):
     """Tells subscribers of a session what changed, after the change is committed."""
 
     def changed(
-        self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False, reset: bool = False
+        self,
+        session_id: SessionId,
+        events: Sequence[SessionEvent] = (),
+        queue: bool = False,
+        reset: bool = False,
     ) -> None:
         """`reset` means the history itself changed (a rewind): reload rather than append."""
 

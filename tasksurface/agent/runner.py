@@ -62,7 +62,9 @@ class RunnerPool:
             self._wakeups.add(session_id)
             thread = self._threads.get(session_id)
             if thread is None or not thread.is_alive():
-                thread = threading.Thread(target=self._run, args=(session_id,), name=f"runner-{session_id}", daemon=True)
+                thread = threading.Thread(
+                    target=self._run, args=(session_id,), name=f"runner-{session_id}", daemon=True
+                )
                 self._threads[session_id] = thread
                 thread.start()
 
@@ -135,7 +137,9 @@ class RunnerPool:
                     reason = "removed from the queue"
                     raise _Discard
                 payload = user_message(item.message_id, item.source, item.content)
-                event = log.append(db, session_id, NewEvent("user/message", payload, item.request_id), self.clock())
+                event = log.append(
+                    db, session_id, NewEvent("user/message", payload, item.request_id), self.clock()
+                )
                 inbox.delete(db, item.id)
             outcome, reason = "committed", "durable"
         except _Discard:
@@ -171,7 +175,10 @@ class RunnerPool:
                 return
             except Exception as exc:
                 logger.exception("model backend failed")
-                self._append(session_id, NewEvent("agent/error", {"message": f"the model failed: {type(exc).__name__}"}))
+                self._append(
+                    session_id,
+                    NewEvent("agent/error", {"message": f"the model failed: {type(exc).__name__}"}),
+                )
                 return
             if not self._apply_reply(session_id, reply):
                 return
@@ -185,7 +192,9 @@ class RunnerPool:
         concluded = False
         for request in reply.tool_calls:
             call_id = CallId(request.call_id or "call_" + secrets.token_urlsafe(12))
-            self._append(session_id, NewEvent("tool/call", tool_call(call_id, request.name, request.arguments)))
+            self._append(
+                session_id, NewEvent("tool/call", tool_call(call_id, request.name, request.arguments))
+            )
             if concluded:
                 result = tool_result(call_id, request.name, False, NOT_RUN)
             else:

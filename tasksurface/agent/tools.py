@@ -63,7 +63,9 @@ class ToolRegistry:
         def nested(inner_name: str, inner_arguments: str) -> ToolOutcome:
             inner = ToolContext(context.session_id, context.call_id, context.database, context.depth + 1)
             return self.execute(
-                ToolContext(inner.session_id, inner.call_id, inner.database, inner.depth, nested), inner_name, inner_arguments
+                ToolContext(inner.session_id, inner.call_id, inner.database, inner.depth, nested),
+                inner_name,
+                inner_arguments,
             )
 
         scoped = ToolContext(context.session_id, context.call_id, context.database, context.depth, nested)

@@ -67,8 +67,15 @@ PLAN: dict[str, Any] = {
         {
             "id": "context",
             "blocks": [
-                {"kind": "notice", "tone": "warning", "text": "Step 3 needs a maintenance window of about 20 minutes."},
-                {"kind": "markdown", "text": "Put the steps in the order you want them done. The first runs tonight."},
+                {
+                    "kind": "notice",
+                    "tone": "warning",
+                    "text": "Step 3 needs a maintenance window of about 20 minutes.",
+                },
+                {
+                    "kind": "markdown",
+                    "text": "Put the steps in the order you want them done. The first runs tonight.",
+                },
             ],
         }
     ],
@@ -101,8 +108,8 @@ REVIEW: dict[str, Any] = {
                     "kind": "diff",
                     "path": "deploy/settings.toml",
                     "language": "toml",
-                    "before": "[server]\nworkers = 2\ntimeout = 30\nlog = \"info\"\n",
-                    "after": "[server]\nworkers = 4\ntimeout = 30\nlog = \"warning\"\n",
+                    "before": '[server]\nworkers = 2\ntimeout = 30\nlog = "info"\n',
+                    "after": '[server]\nworkers = 4\ntimeout = 30\nlog = "warning"\n',
                 },
                 {"kind": "notice", "tone": "info", "text": "The change takes effect on the next deploy."},
             ],
@@ -125,7 +132,11 @@ REVIEW: dict[str, Any] = {
             "kind": "multi-choice",
             "id": "notify",
             "label": "Notify",
-            "options": [{"id": "mei", "label": "Mei"}, {"id": "tom", "label": "Tom"}, {"id": "ops", "label": "#ops"}],
+            "options": [
+                {"id": "mei", "label": "Mei"},
+                {"id": "tom", "label": "Tom"},
+                {"id": "ops", "label": "#ops"},
+            ],
             "initial": ["ops"],
         },
     ],
@@ -153,14 +164,22 @@ FIELDS: dict[str, Any] = {
             "kind": "multi-choice",
             "id": "platforms",
             "label": "Platforms",
-            "options": [{"id": "linux", "label": "Linux"}, {"id": "mac", "label": "macOS"}, {"id": "win", "label": "Windows"}],
+            "options": [
+                {"id": "linux", "label": "Linux"},
+                {"id": "mac", "label": "macOS"},
+                {"id": "win", "label": "Windows"},
+            ],
         },
         {"kind": "toggle", "id": "announce", "label": "Announce on the blog"},
         {
             "kind": "order",
             "id": "rollout",
             "label": "Rollout order",
-            "options": [{"id": "eu", "label": "Europe"}, {"id": "us", "label": "Americas"}, {"id": "asia", "label": "Asia"}],
+            "options": [
+                {"id": "eu", "label": "Europe"},
+                {"id": "us", "label": "Americas"},
+                {"id": "asia", "label": "Asia"},
+            ],
         },
     ],
     "submit": {"label": "Submit checklist"},
@@ -176,7 +195,13 @@ ALL: dict[str, Any] = {
             "title": "Overview",
             "layout": {"kind": "grid", "columns": 3},
             "blocks": [
-                {"kind": "metrics", "items": [{"label": "Open issues", "value": "12"}, {"label": "Closed", "value": "40", "detail": "this month"}]},
+                {
+                    "kind": "metrics",
+                    "items": [
+                        {"label": "Open issues", "value": "12"},
+                        {"label": "Closed", "value": "40", "detail": "this month"},
+                    ],
+                },
                 {"kind": "notice", "tone": "neutral", "text": "Figures are from this morning."},
                 {"kind": "notice", "tone": "info", "text": "Two reviewers are away."},
             ],
@@ -186,7 +211,10 @@ ALL: dict[str, Any] = {
             "title": "Details",
             "layout": {"kind": "stack"},
             "blocks": [
-                {"kind": "markdown", "text": "## Summary\n\n- item one\n- item `two`\n\n![chart](https://example.org/chart.png)"},
+                {
+                    "kind": "markdown",
+                    "text": "## Summary\n\n- item one\n- item `two`\n\n![chart](https://example.org/chart.png)",
+                },
                 COMPARE["sections"][0]["blocks"][1],
                 REVIEW["sections"][0]["blocks"][0],
                 {"kind": "diff", "path": "docs/NEW.md", "before": None, "after": "# New file\n"},
@@ -205,4 +233,10 @@ ALL: dict[str, Any] = {
     "submit": {"label": "Submit"},
 }
 
-DEMOS: dict[str, dict[str, Any]] = {"compare": COMPARE, "plan": PLAN, "review": REVIEW, "fields": FIELDS, "all": ALL}
+DEMOS: dict[str, dict[str, Any]] = {
+    "compare": COMPARE,
+    "plan": PLAN,
+    "review": REVIEW,
+    "fields": FIELDS,
+    "all": ALL,
+}

@@ -29,7 +29,9 @@ class ScriptedBackend:
             return ModelReply(HELP)
         if last.kind == "tool/result":
             ok = "succeeded" if last.payload.get("ok") else "failed"
-            return ModelReply(f"The tool `{last.payload.get('name')}` {ok}:\n\n{content_text(last.payload.get('content'))}")
+            return ModelReply(
+                f"The tool `{last.payload.get('name')}` {ok}:\n\n{content_text(last.payload.get('content'))}"
+            )
         if last.kind != "user/message":
             return ModelReply(None)
         text = content_text(last.payload.get("content")).strip()

@@ -105,11 +105,15 @@ def content_text(content: object) -> str:
     if not isinstance(content, list):
         return ""
     return "".join(
-        b["text"] for b in content if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        b["text"]
+        for b in content
+        if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)
     )
 
 
-def user_message(message_id: MessageId, source: Mapping[str, Any], content: list[dict[str, str]]) -> dict[str, Any]:
+def user_message(
+    message_id: MessageId, source: Mapping[str, Any], content: list[dict[str, str]]
+) -> dict[str, Any]:
     return {"messageId": message_id, "source": dict(source), "content": content}
 
 

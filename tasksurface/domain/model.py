@@ -167,5 +167,7 @@ class TaskSurfaceModelV1(_Strict):
         """The canonical JSON form that is persisted and replayed."""
         return self.model_dump(mode="json")
 
-    def field(self, field_id: str) -> TextField | ChoiceField | MultiChoiceField | ToggleField | OrderField | None:
+    def field(
+        self, field_id: str
+    ) -> TextField | ChoiceField | MultiChoiceField | ToggleField | OrderField | None:
         return next((f for f in self.fields if f.id == field_id), None)

@@ -95,9 +95,7 @@ def _check_structure(model: TaskSurfaceModelV1, limits: Limits) -> None:
     if not model.sections and not model.fields:
         raise _refuse(SurfaceCode.EMPTY, "a surface needs at least one section or field")
     _check_count("sections", len(model.sections), limits.sections, "model.sections")
-    _check_count(
-        "blocks", sum(len(s.blocks) for s in model.sections), limits.blocks, "model.sections"
-    )
+    _check_count("blocks", sum(len(s.blocks) for s in model.sections), limits.blocks, "model.sections")
     _check_count("fields", len(model.fields), limits.fields, "model.fields")
     _check_unique(
         [(s.id, f"model.sections.{i}.id") for i, s in enumerate(model.sections)]

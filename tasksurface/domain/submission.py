@@ -32,16 +32,21 @@ def validate_submission(
     problems: list[Problem] = []
     if note is not None and (not isinstance(note, str) or len(note) > limits.note_chars):
         problems.append(
-            Problem(SubmissionCode.NOTE, f"note must be text of at most {limits.note_chars} characters", "note")
+            Problem(
+                SubmissionCode.NOTE, f"note must be text of at most {limits.note_chars} characters", "note"
+            )
         )
     size = strict_json.utf8_size({"values": dict(values), "note": note})
     if size > limits.submission_bytes:
-        raise SubmissionRefused([
-            Problem(
-                SubmissionCode.TOO_LARGE,
-                f"the submission is {size} bytes; the limit submission_bytes is {limits.submission_bytes}",
-            )
-        ])
+        raise SubmissionRefused(
+            [
+                Problem(
+                    SubmissionCode.TOO_LARGE,
+                    f"the submission is {size} bytes; the limit submission_bytes is "
+                    f"{limits.submission_bytes}",
+                )
+            ]
+        )
     declared = {f.id for f in model.fields}
     for key in values:
         if key not in declared:
@@ -58,9 +63,8 @@ def validate_submission(
             checked[field.id] = values[field.id]
     if problems:
         raise SubmissionRefused(problems)
-    if isinstance(note, str) and not note.strip():
-        note = None
-    return checked, note
+    clean_note = note if isinstance(note, str) and note.strip() else None
+    return checked, clean_note
 
 
 def _check_value(
@@ -132,7 +136,7 @@ def prepare_submission(
     checked, clean_note = validate_submission(model, values, note, limits)
     text = format_submission(model, checked, clean_note)
     if len(text.encode("utf-8")) > limits.submission_bytes:
-        raise SubmissionRefused([
-            Problem(SubmissionCode.TOO_LARGE, "the formatted submission passes submission_bytes")
-        ])
+        raise SubmissionRefused(
+            [Problem(SubmissionCode.TOO_LARGE, "the formatted submission passes submission_bytes")]
+        )
     return checked, clean_note, text

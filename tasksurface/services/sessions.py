@@ -83,7 +83,7 @@ class SessionService:
         except log.UnknownSession:
             raise NotFound("session-not-found", "there is no such session") from None
 
-    def list(self) -> list[SessionInfo]:
+    def all(self) -> list[SessionInfo]:
         with self.database.read() as db:
             return log.list_sessions(db)
 
@@ -102,7 +102,9 @@ class SessionService:
         if not isinstance(text, str) or not text.strip():
             raise RequestRefused("empty-message", "a message needs some text")
         if len(text) > MAX_MESSAGE_CHARS:
-            raise RequestRefused("message-too-long", f"a message holds at most {MAX_MESSAGE_CHARS} characters")
+            raise RequestRefused(
+                "message-too-long", f"a message holds at most {MAX_MESSAGE_CHARS} characters"
+            )
         if placement not in ("queued", "steering"):
             raise RequestRefused("invalid-placement", "placement is 'queued' or 'steering'")
         with self.database.write() as db:
@@ -143,7 +145,8 @@ class SessionService:
                 if action != "remove" and read_correlation(item.source) is not None:
                     raise Conflict(
                         "queue-item-is-task-surface",
-                        "a Task Surface submission cannot be edited or steered; remove it to edit the panel again",
+                        "a Task Surface submission cannot be edited or steered; "
+                        "remove it to edit the panel again",
                     )
                 if action == "remove":
                     inbox.delete(db, item_id)

@@ -48,6 +48,7 @@ from ..domain.results import (
     GetActiveResult,
     NotOpen,
     PendingSubmission,
+    Phase,
     SubmitAccepted,
     SubmitRejected,
     SubmitResult,
@@ -141,7 +142,7 @@ class TaskSurfaceService:
         item = inbox.item_for_surface(db, surface_id)
         if item is None or item.request_id is None:
             return None
-        phase = "claiming" if self.claims.purpose(item.id) == "admit" else "queued"
+        phase: Phase = "claiming" if self.claims.purpose(item.id) == "admit" else "queued"
         return PendingSubmission(TaskSurfaceSubmissionId(item.request_id), item.message_id, phase)
 
     # -- commands ----------------------------------------------------------
@@ -247,7 +248,10 @@ class TaskSurfaceService:
             session = log.get_session(db, session_id, lock=True)
             earlier = log.event_by_request(db, session_id, dismissal_id)
             if earlier is not None:
-                if earlier.kind == "task-surface/dismissed" and earlier.payload.get("surfaceId") == surface_id:
+                if (
+                    earlier.kind == "task-surface/dismissed"
+                    and earlier.payload.get("surfaceId") == surface_id
+                ):
                     return Dismissed(earlier.seq)
                 return DismissRejected("stale")
             active = session.projection.active
@@ -260,7 +264,11 @@ class TaskSurfaceService:
             event = log.append(
                 db,
                 session_id,
-                NewEvent("task-surface/dismissed", surface_dismissed(surface_id, active.call_id, dismissal_id), dismissal_id),
+                NewEvent(
+                    "task-surface/dismissed",
+                    surface_dismissed(surface_id, active.call_id, dismissal_id),
+                    dismissal_id,
+                ),
                 self.clock(),
             )
         self.notifier.changed(session_id, events=[event])
@@ -274,4 +282,3 @@ def _closed_state(closing: SessionEvent | None, surface_id: TaskSurfaceId) -> Ro
         return "dismissed" if closing.payload.get("surfaceId") == surface_id else "unavailable"
     correlation = read_correlation(closing.payload.get("source"))
     return "submitted" if correlation and correlation.surface_id == surface_id else "bypassed"
-

@@ -63,7 +63,9 @@ def _to_item(row: InboxRow) -> InboxItem:
 
 
 def items(db: so.Session, session_id: str) -> list[InboxItem]:
-    rows = db.scalars(sa.select(InboxRow).where(InboxRow.session_id == session_id).order_by(InboxRow.position))
+    rows = db.scalars(
+        sa.select(InboxRow).where(InboxRow.session_id == session_id).order_by(InboxRow.position)
+    )
     return [_to_item(r) for r in rows]
 
 
@@ -91,7 +93,9 @@ def delete(db: so.Session, item_id: str) -> bool:
     return bool(getattr(result, "rowcount", 0))
 
 
-def update(db: so.Session, item_id: str, *, content: list[dict[str, Any]] | None = None, placement: str | None = None) -> None:
+def update(
+    db: so.Session, item_id: str, *, content: list[dict[str, Any]] | None = None, placement: str | None = None
+) -> None:
     values: dict[str, Any] = {}
     if content is not None:
         values["content"] = {"blocks": content}

@@ -106,7 +106,9 @@ def _visible(session_id: str) -> sa.ColumnElement[bool]:
     return sa.and_(EventRow.session_id == session_id, ~sa.exists(hidden))
 
 
-def events_after(db: so.Session, session_id: str, after: int = 0, limit: int | None = None) -> list[SessionEvent]:
+def events_after(
+    db: so.Session, session_id: str, after: int = 0, limit: int | None = None
+) -> list[SessionEvent]:
     query = sa.select(EventRow).where(_visible(session_id), EventRow.seq > after).order_by(EventRow.seq)
     if limit is not None:
         query = query.limit(limit)
@@ -123,7 +125,9 @@ def events_before(db: so.Session, session_id: str, before: int | None, limit: in
 
 
 def event_at(db: so.Session, session_id: str, seq: int) -> SessionEvent | None:
-    row = db.scalars(sa.select(EventRow).where(EventRow.session_id == session_id, EventRow.seq == seq)).one_or_none()
+    row = db.scalars(
+        sa.select(EventRow).where(EventRow.session_id == session_id, EventRow.seq == seq)
+    ).one_or_none()
     return _to_event(row) if row else None
 
 
@@ -134,7 +138,9 @@ def event_by_request(db: so.Session, session_id: str, request_id: str) -> Sessio
     return _to_event(row) if row else None
 
 
-def first_visible_after(db: so.Session, session_id: str, seq: int, kinds: tuple[str, ...]) -> SessionEvent | None:
+def first_visible_after(
+    db: so.Session, session_id: str, seq: int, kinds: tuple[str, ...]
+) -> SessionEvent | None:
     row = db.scalars(
         sa.select(EventRow)
         .where(_visible(session_id), EventRow.seq > seq, EventRow.kind.in_(kinds))

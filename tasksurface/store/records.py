@@ -36,7 +36,9 @@ class InboxItem:
     created_at: datetime
 
 
-def projection_of(call_id: str | None, surface_id: str | None, result_seq: int | None) -> TaskSurfaceProjection:
+def projection_of(
+    call_id: str | None, surface_id: str | None, result_seq: int | None
+) -> TaskSurfaceProjection:
     if call_id is None or surface_id is None or result_seq is None:
         return TaskSurfaceProjection()
     return TaskSurfaceProjection(ActiveSurface(CallId(call_id), TaskSurfaceId(surface_id), result_seq))

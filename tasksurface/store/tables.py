@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -24,7 +24,10 @@ Id = sa.String(64)
 
 class Base(so.DeclarativeBase):
     metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {datetime: sa.DateTime(timezone=True), dict[str, Any]: Json}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        datetime: sa.DateTime(timezone=True),
+        dict[str, Any]: Json,
+    }
 
 
 class SessionRow(Base):

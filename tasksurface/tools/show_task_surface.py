@@ -53,7 +53,10 @@ class ShowTaskSurface:
         try:
             if context.depth > 0:
                 raise SurfaceRefused(
-                    Problem(SurfaceCode.NESTED_CALL, "a panel can only be shown by a direct call, not from inside another tool")
+                    Problem(
+                        SurfaceCode.NESTED_CALL,
+                        "a panel can only be shown by a direct call, not from inside another tool",
+                    )
                 )
             model = parse_arguments(arguments, self.limits)
             with context.database.read() as db:
@@ -62,7 +65,8 @@ class ShowTaskSurface:
                 raise SurfaceRefused(
                     Problem(
                         SurfaceCode.ALREADY_OPEN,
-                        f"panel {active.surface_id} is still open; wait for the user's answer or their next message",
+                        f"panel {active.surface_id} is still open; "
+                        "wait for the user's answer or their next message",
                     )
                 )
         except SurfaceRefused as refusal:

@@ -81,7 +81,9 @@ def change_queue(sid: str, item_id: str) -> Response:
     action = body.get("action")
     if not isinstance(action, str):
         raise RequestRefused("invalid-action", "action is 'edit', 'steer' or 'remove'")
-    services().sessions.queue_action(ids.session_id(sid), ids.inbox_item_id(item_id), action, body.get("text"))
+    services().sessions.queue_action(
+        ids.session_id(sid), ids.inbox_item_id(item_id), action, body.get("text")
+    )
     return jsonify({"ok": True})
 
 
@@ -139,7 +141,9 @@ def dismiss_from_body(session_id: ids.SessionId, surface: str, body: dict[str, A
     if extra:
         raise RequestRefused("invalid-request", f"unknown properties: {', '.join(sorted(extra))}")
     services().sessions.get(session_id)
-    result = services().surfaces.dismiss(session_id, ids.surface_id(surface), ids.dismissal_id(body.get("dismissalId")))
+    result = services().surfaces.dismiss(
+        session_id, ids.surface_id(surface), ids.dismissal_id(body.get("dismissalId"))
+    )
     return result.to_wire()
 
 

@@ -25,7 +25,9 @@ def diff_lines(before: str | None, after: str) -> list[DiffLine]:
     lines: list[DiffLine] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
         if tag == "equal":
-            lines.extend(_folded([DiffLine(" ", i1 + k + 1, j1 + k + 1, old[i1 + k]) for k in range(i2 - i1)]))
+            lines.extend(
+                _folded([DiffLine(" ", i1 + k + 1, j1 + k + 1, old[i1 + k]) for k in range(i2 - i1)])
+            )
             continue
         lines.extend(DiffLine("-", i + 1, None, old[i]) for i in range(i1, i2))
         lines.extend(DiffLine("+", None, j + 1, new[j]) for j in range(j1, j2))

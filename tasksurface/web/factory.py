@@ -26,7 +26,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(PROJECT_ROOT / "static"),
     )
     settings = load_settings(test_config)
-    app.config.update(SECRET_KEY=settings.secret_key, MAX_CONTENT_LENGTH=1024 * 1024, SOCK_SERVER_OPTIONS={"ping_interval": 25})
+    app.config.update(
+        SECRET_KEY=settings.secret_key,
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SOCK_SERVER_OPTIONS={"ping_interval": 25},
+    )
     hub = push.PushHub()
     services = build_services(settings, hub)
     hub.attach(app, services)

@@ -32,7 +32,7 @@ def fresh_id() -> str:
 
 @bp.get("/")
 def index() -> str:
-    return render_template("index.html", sessions=services().sessions.list())
+    return render_template("index.html", sessions=services().sessions.all())
 
 
 @bp.post("/sessions")
@@ -58,7 +58,9 @@ def _session_page(
     info = svc.sessions.get(session_id)
     before = request.args.get("before")
     page_size = svc.settings.history_page
-    events = svc.sessions.page(session_id, optional_int(request.args, "before", 0) if before else None, page_size)
+    events = svc.sessions.page(
+        session_id, optional_int(request.args, "before", 0) if before else None, page_size
+    )
     older = events[0].seq if events and events[0].seq > 1 and _has_older(session_id, events[0].seq) else None
     dock = views.dock_view(
         svc,
@@ -123,10 +125,16 @@ def submit_form(sid: str, surface: str) -> Any:
         # Without JavaScript, an order's move buttons post the form; we answer with the moved order.
         return _session_page(session_id, values=_moved(values, move), submission_id=submission_id)
     note = request.form.get("note", "").replace("\r\n", "\n") or None
-    result = services().surfaces.submit(session_id, surface_id, ids.submission_id(submission_id), values, note)
+    result = services().surfaces.submit(
+        session_id, surface_id, ids.submission_id(submission_id), values, note
+    )
     if isinstance(result, SubmitRejected):
         page = _session_page(
-            session_id, values=values, problems=result.problems, reason=result.reason, submission_id=fresh_id()
+            session_id,
+            values=values,
+            problems=result.problems,
+            reason=result.reason,
+            submission_id=fresh_id(),
         )
         return Response(page, status=422)
     return redirect(url_for("pages.session", sid=session_id), 303)
@@ -148,7 +156,9 @@ def _moved(values: Values, move: str) -> Values:
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")
 def dismiss_form(sid: str, surface: str) -> BaseResponse:
     session_id = ids.session_id(sid)
-    services().surfaces.dismiss(session_id, ids.surface_id(surface), ids.dismissal_id(request.form.get("dismissalId")))
+    services().surfaces.dismiss(
+        session_id, ids.surface_id(surface), ids.dismissal_id(request.form.get("dismissalId"))
+    )
     return redirect(url_for("pages.session", sid=session_id), 303)
 
 

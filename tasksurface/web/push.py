@@ -74,7 +74,11 @@ class PushHub:
             return len(self._subscribers.get(session_id, ()))
 
     def changed(
-        self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False, reset: bool = False
+        self,
+        session_id: SessionId,
+        events: Sequence[SessionEvent] = (),
+        queue: bool = False,
+        reset: bool = False,
     ) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
@@ -87,7 +91,12 @@ class PushHub:
                 subscription.put(message)
 
     def _message(
-        self, services: Services, session_id: SessionId, events: Sequence[SessionEvent], queue: bool, reset: bool
+        self,
+        services: Services,
+        session_id: SessionId,
+        events: Sequence[SessionEvent],
+        queue: bool,
+        reset: bool,
     ) -> dict[str, Any]:
         if reset:
             self._last_active.pop(session_id, None)
@@ -105,7 +114,9 @@ class PushHub:
             with services.database.read() as db:
                 closed = log.event_at(db, session_id, previous.result_seq)
             if closed is not None:
-                message["rows"] = {str(closed.seq): str(views.render_events(services, session_id, [closed])[0])}
+                message["rows"] = {
+                    str(closed.seq): str(views.render_events(services, session_id, [closed])[0])
+                }
         if queue:
             message["queue"] = queue_message(services, session_id)
         return message

@@ -95,7 +95,9 @@ def render_queue(items: Sequence[QueuedMessage], session_id: SessionId, paused: 
     return Markup(render_template("_queue.html", items=items, session_id=session_id, paused=paused))
 
 
-def wire_events(services: Services, session_id: SessionId, events: Sequence[SessionEvent]) -> list[dict[str, Any]]:
+def wire_events(
+    services: Services, session_id: SessionId, events: Sequence[SessionEvent]
+) -> list[dict[str, Any]]:
     html = render_events(services, session_id, events)
     return [{**e.to_wire(), "html": str(h)} for e, h in zip(events, html, strict=True)]
 

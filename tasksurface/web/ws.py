@@ -36,7 +36,7 @@ def _hub() -> push.PushHub:
     return found
 
 
-@sock.route("/ws/sessions/<sid>")
+@sock.route("/ws/sessions/<sid>")  # type: ignore[untyped-decorator]
 def session_socket(ws: Any, sid: str) -> None:
     try:
         session_id = ids.session_id(sid)
@@ -71,7 +71,9 @@ def session_socket(ws: Any, sid: str) -> None:
         hub.unsubscribe(subscription)
 
 
-def _pump(subscription: push.Subscription, send: Callable[[dict[str, Any]], None], stop: threading.Event) -> None:
+def _pump(
+    subscription: push.Subscription, send: Callable[[dict[str, Any]], None], stop: threading.Event
+) -> None:
     while not stop.is_set():
         try:
             message = subscription.messages.get(timeout=0.5)
