@@ -38,7 +38,7 @@ def decode_arguments(raw: str | bytes | Mapping[str, Any], limits: Limits = DEFA
     """Decode raw arguments as a model produced them, refusing duplicate keys."""
     if isinstance(raw, Mapping):
         return dict(raw)
-    size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > limits.raw_arguments_bytes:
         raise _refuse(
             SurfaceCode.LIMIT,
@@ -113,7 +113,10 @@ def _check_structure(model: TaskSurfaceModelV1, limits: Limits) -> None:
             _check_block(block, limits, f"{where}.blocks.{j}")
     for i, field in enumerate(model.fields):
         _check_field(field, limits, f"model.fields.{i}")
-    size = strict_json.utf8_size(model.normalised())
+    try:
+        size = strict_json.utf8_size(model.normalised())
+    except UnicodeEncodeError as exc:
+        raise _refuse(SurfaceCode.SCHEMA, "text must be valid Unicode (no lone surrogates)", "model") from exc
     if size > limits.model_bytes:
         raise _refuse(
             SurfaceCode.LIMIT,

@@ -59,7 +59,9 @@ def _opened_surface(event: SessionEvent) -> ActiveSurface | None:
     meta = payload.get("meta")
     if payload.get("name") != TOOL_NAME or payload.get("ok") is not True or not isinstance(meta, dict):
         return None
-    if meta.get("kind") != META_KIND or meta.get("version") != 1 or not is_wire_id(meta.get("surfaceId")):
+    if meta.get("kind") != META_KIND or meta.get("version") != 1 or isinstance(meta.get("version"), bool):
+        return None
+    if not is_wire_id(meta.get("surfaceId")):
         return None
     if not is_wire_id(payload.get("callId")):
         return None

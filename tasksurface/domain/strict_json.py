@@ -7,6 +7,7 @@ value and persist another; refusing the whole document is the only honest answer
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 
@@ -29,9 +30,21 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise ValueError(f"{literal} is not a finite number")
+    return value
+
+
 def loads(text: str | bytes) -> Any:
     """Decode JSON; raise `DuplicateKey` or `ValueError` instead of guessing."""
-    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    try:
+        return json.loads(
+            text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant, parse_float=_finite_float
+        )
+    except RecursionError:
+        raise ValueError("the document is nested too deeply") from None
 
 
 def dumps_compact(value: Any) -> str:

@@ -30,13 +30,18 @@ def validate_submission(
     if not isinstance(values, Mapping):
         raise SubmissionRefused([Problem(SubmissionCode.NOT_AN_OBJECT, "values must be an object")])
     problems: list[Problem] = []
-    if note is not None and (not isinstance(note, str) or len(note) > limits.note_chars):
+    if note is not None and (
+        not isinstance(note, str) or len(note) > limits.note_chars or not _is_unicode(note)
+    ):
         problems.append(
             Problem(
                 SubmissionCode.NOTE, f"note must be text of at most {limits.note_chars} characters", "note"
             )
         )
-    size = strict_json.utf8_size({"values": dict(values), "note": note})
+    # Lone surrogates are counted here, not crashed on; the checks below refuse them.
+    size = len(
+        strict_json.dumps_compact({"values": dict(values), "note": note}).encode("utf-8", "surrogatepass")
+    )
     if size > limits.submission_bytes:
         raise SubmissionRefused(
             [
@@ -77,7 +82,7 @@ def _check_value(
 
     match field:
         case TextField(required=required):
-            if not isinstance(value, str):
+            if not isinstance(value, str) or not _is_unicode(value):
                 return wrong("text")
             if required and not value.strip():
                 return Problem(SubmissionCode.REQUIRED, "this field is required", where)
@@ -107,6 +112,15 @@ def _check_value(
                     SubmissionCode.NOT_A_PERMUTATION, "the order must list every option exactly once", where
                 )
     return None
+
+
+def _is_unicode(text: str) -> bool:
+    """False for text with lone surrogates, which no UTF-8 log or message can hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def initial_values(model: TaskSurfaceModelV1) -> Values:

@@ -1,0 +1,298 @@
+"""Plain builders for Task Surface models, arguments and session events.
+
+Every builder returns fresh JSON-shaped dicts, so a test can change one key without
+touching another test's data. Keyword arguments replace or add keys verbatim.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from tasksurface.domain.events import (
+    SessionEvent,
+    TaskSurfaceCorrelation,
+    surface_dismissed,
+    text_content,
+    tool_call,
+    tool_result,
+    user_message,
+    user_source,
+)
+from tasksurface.domain.ids import (
+    CallId,
+    MessageId,
+    RpcId,
+    TaskSurfaceDismissalId,
+    TaskSurfaceId,
+    TaskSurfaceSubmissionId,
+)
+from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
+from tasksurface.domain.model import TaskSurfaceModelV1
+from tasksurface.domain.parser import parse_model
+from tasksurface.domain.presentation import TOOL_NAME, presentation_meta
+
+Json = dict[str, Any]
+
+# --- blocks -----------------------------------------------------------------------------
+
+
+def markdown_block(text: str = "Pick the **release** you want.", **extra: Any) -> Json:
+    return {"kind": "markdown", "text": text, **extra}
+
+
+def metric(label: str = "Latency", value: str = "120 ms", **extra: Any) -> Json:
+    return {"label": label, "value": value, **extra}
+
+
+def metrics_block(items: list[Json] | None = None, **extra: Any) -> Json:
+    return {"kind": "metrics", "items": [metric()] if items is None else items, **extra}
+
+
+def column(id: str = "name", label: str = "Name", **extra: Any) -> Json:
+    return {"id": id, "label": label, **extra}
+
+
+def table_block(columns: list[Json] | None = None, rows: list[Json] | None = None, **extra: Any) -> Json:
+    if columns is None:
+        columns = [column("name", "Name"), column("size", "Size")]
+    if rows is None:
+        rows = [{"name": "core", "size": 12}, {"name": "web", "size": None}]
+    return {"kind": "table", "columns": columns, "rows": rows, **extra}
+
+
+def diff_block(before: str | None = "old\n", after: str = "new\n", **extra: Any) -> Json:
+    return {"kind": "diff", "before": before, "after": after, **extra}
+
+
+def notice_block(tone: str = "info", text: str = "Heads up.", **extra: Any) -> Json:
+    return {"kind": "notice", "tone": tone, "text": text, **extra}
+
+
+BLOCK_BUILDERS = {
+    "markdown": markdown_block,
+    "metrics": metrics_block,
+    "table": table_block,
+    "diff": diff_block,
+    "notice": notice_block,
+}
+
+
+def section(id: str = "overview", blocks: list[Json] | None = None, **extra: Any) -> Json:
+    return {"id": id, "blocks": [markdown_block()] if blocks is None else blocks, **extra}
+
+
+# --- fields -----------------------------------------------------------------------------
+
+
+def option(id: str, label: str | None = None, **extra: Any) -> Json:
+    return {"id": id, "label": label if label is not None else id.title(), **extra}
+
+
+def default_options() -> list[Json]:
+    return [option("alpha", "Alpha"), option("beta", "Beta"), option("gamma", "Gamma")]
+
+
+def text_field(id: str = "summary", label: str = "Summary", **extra: Any) -> Json:
+    return {"kind": "text", "id": id, "label": label, **extra}
+
+
+def choice_field(
+    id: str = "target", label: str = "Target", options: list[Json] | None = None, **extra: Any
+) -> Json:
+    return {
+        "kind": "choice",
+        "id": id,
+        "label": label,
+        "options": default_options() if options is None else options,
+        **extra,
+    }
+
+
+def multi_choice_field(
+    id: str = "extras", label: str = "Extras", options: list[Json] | None = None, **extra: Any
+) -> Json:
+    return {
+        "kind": "multi-choice",
+        "id": id,
+        "label": label,
+        "options": default_options() if options is None else options,
+        **extra,
+    }
+
+
+def toggle_field(id: str = "notify", label: str = "Notify", **extra: Any) -> Json:
+    return {"kind": "toggle", "id": id, "label": label, **extra}
+
+
+def order_field(
+    id: str = "steps", label: str = "Steps", options: list[Json] | None = None, **extra: Any
+) -> Json:
+    return {
+        "kind": "order",
+        "id": id,
+        "label": label,
+        "options": default_options() if options is None else options,
+        **extra,
+    }
+
+
+FIELD_BUILDERS = {
+    "text": text_field,
+    "choice": choice_field,
+    "multi-choice": multi_choice_field,
+    "toggle": toggle_field,
+    "order": order_field,
+}
+OPTION_FIELD_BUILDERS = {
+    "choice": choice_field,
+    "multi-choice": multi_choice_field,
+    "order": order_field,
+}
+
+# --- models -----------------------------------------------------------------------------
+
+
+def minimal_model(**overrides: Any) -> Json:
+    """The smallest valid model: one section with one markdown block, no fields."""
+    model: Json = {
+        "version": 1,
+        "title": "Choose a release",
+        "sections": [section()],
+        "submit": {"label": "Send"},
+    }
+    model.update(overrides)
+    return model
+
+
+def model_with_fields(*fields: Json, **overrides: Any) -> Json:
+    return minimal_model(fields=list(fields), **overrides)
+
+
+def model_with_blocks(*blocks: Json, **overrides: Any) -> Json:
+    return minimal_model(sections=[section(blocks=list(blocks))], **overrides)
+
+
+def full_model(**overrides: Any) -> Json:
+    """Every block kind, every field kind, every optional key."""
+    model: Json = {
+        "version": 1,
+        "title": "Review the release",
+        "description": "Everything needed to decide.",
+        "sections": [
+            section(
+                "summary",
+                title="Summary",
+                layout={"kind": "grid", "columns": 2},
+                blocks=[
+                    markdown_block("Read **this** first."),
+                    metrics_block([metric("Errors", "3", detail="in the last hour"), metric()]),
+                ],
+            ),
+            section(
+                "details",
+                title="Details",
+                layout={"kind": "stack"},
+                blocks=[
+                    table_block(),
+                    diff_block(path="src/app.py", language="python"),
+                    diff_block(before=None, after="brand new\n"),
+                    notice_block("warning", "This cannot be undone."),
+                ],
+            ),
+        ],
+        "fields": [
+            text_field("summary_text", "Summary", multiline=True, required=True, initial="Looks good"),
+            choice_field(
+                "target",
+                "Target",
+                options=[option("stable", "Stable", detail="Everyone"), option("beta", "Beta")],
+                initial="beta",
+            ),
+            multi_choice_field("extras", "Extras", initial=["alpha", "gamma"]),
+            toggle_field("notify", "Notify users", initial=True),
+            order_field("steps", "Steps", initial=["gamma", "alpha", "beta"]),
+        ],
+        "submit": {"label": "Ship it"},
+    }
+    model.update(overrides)
+    return model
+
+
+def parsed(data: Json | None = None, limits: Limits = DEFAULT_LIMITS) -> TaskSurfaceModelV1:
+    return parse_model(minimal_model() if data is None else data, limits)
+
+
+def arguments(model: Json) -> str:
+    return json.dumps({"model": model})
+
+
+# --- events -----------------------------------------------------------------------------
+
+AT = datetime(2026, 8, 4, 12, 0, tzinfo=UTC)
+CALL = CallId("call_00000001")
+SURFACE = TaskSurfaceId("surf_00000001")
+OTHER_SURFACE = TaskSurfaceId("surf_00000002")
+RPC = RpcId("rpc_00000001")
+
+
+def event(seq: int, kind: Any, payload: Json) -> SessionEvent:
+    return SessionEvent(seq=seq, kind=kind, at=AT, payload=payload)
+
+
+def surface_meta(surface_id: str = SURFACE, model: Json | None = None) -> Json:
+    return presentation_meta(TaskSurfaceId(surface_id), parsed(model))
+
+
+def surface_result(
+    seq: int = 2,
+    *,
+    call_id: str = CALL,
+    surface_id: str = SURFACE,
+    name: str = TOOL_NAME,
+    ok: bool = True,
+    meta: Json | None = None,
+) -> SessionEvent:
+    return event(
+        seq,
+        "tool/result",
+        tool_result(CallId(call_id), name, ok, "shown", surface_meta(surface_id) if meta is None else meta),
+    )
+
+
+def surface_call(seq: int = 1, call_id: str = CALL) -> SessionEvent:
+    return event(seq, "tool/call", tool_call(CallId(call_id), TOOL_NAME, {"model": minimal_model()}))
+
+
+def ordinary_message(seq: int, text: str = "never mind") -> SessionEvent:
+    return event(
+        seq,
+        "user/message",
+        user_message(MessageId(f"msg_{seq:08d}"), user_source(RPC), text_content(text)),
+    )
+
+
+def submission_message(seq: int, surface_id: str = SURFACE, call_id: str = CALL) -> SessionEvent:
+    correlation = TaskSurfaceCorrelation(
+        TaskSurfaceSubmissionId(f"sub_{seq:08d}"), CallId(call_id), TaskSurfaceId(surface_id), {}
+    )
+    return event(
+        seq,
+        "user/message",
+        user_message(
+            MessageId(f"msg_{seq:08d}"),
+            user_source(RPC, correlation),
+            text_content("Task Surface: done"),
+        ),
+    )
+
+
+def dismissal(seq: int, surface_id: str = SURFACE, call_id: str = CALL) -> SessionEvent:
+    return event(
+        seq,
+        "task-surface/dismissed",
+        surface_dismissed(
+            TaskSurfaceId(surface_id), CallId(call_id), TaskSurfaceDismissalId(f"dis_{seq:08d}")
+        ),
+    )

@@ -1,0 +1,187 @@
+"""Helper actions that speak the wire API, so tests read as what a client does."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import requests
+import websocket
+
+T = TypeVar("T")
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def wait_for(probe: Callable[[], T | None], timeout: float = 10.0, interval: float = 0.02) -> T:
+    """Poll until `probe` returns something truthy; fail loudly with what it last saw."""
+    deadline = time.monotonic() + timeout
+    last: T | None = None
+    while time.monotonic() < deadline:
+        last = probe()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting; last value: {last!r}")
+
+
+class Api:
+    def __init__(self, base_url: str) -> None:
+        self.base = base_url
+        self.http = requests.Session()
+
+    def __enter__(self) -> Api:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.close()
+
+    # -- raw ---------------------------------------------------------------
+    def get(self, path: str, **kwargs: Any) -> requests.Response:
+        return self.http.get(self.base + path, timeout=10, **kwargs)
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> requests.Response:
+        if body is not None:
+            kwargs["json"] = body
+        return self.http.post(self.base + path, timeout=10, **kwargs)
+
+    # -- actions -----------------------------------------------------------
+    def create_session(self) -> str:
+        response = self.post("/api/sessions", {})
+        assert response.status_code == 201, response.text
+        session_id: str = response.json()["sessionId"]
+        return session_id
+
+    def send(self, sid: str, text: str) -> dict[str, Any]:
+        response = self.post(f"/api/sessions/{sid}/messages", {"text": text})
+        assert response.status_code == 202, response.text
+        item: dict[str, Any] = response.json()
+        return item
+
+    def events(self, sid: str, after: int = 0) -> list[dict[str, Any]]:
+        response = self.get(f"/api/sessions/{sid}/events", params={"after": after, "limit": 500})
+        assert response.status_code == 200, response.text
+        events: list[dict[str, Any]] = response.json()["events"]
+        return events
+
+    def kinds(self, sid: str) -> list[str]:
+        return [e["kind"] for e in self.events(sid)]
+
+    def projection(self, sid: str) -> dict[str, Any]:
+        response = self.get(f"/api/sessions/{sid}/task-surface")
+        assert response.status_code == 200, response.text
+        state: dict[str, Any] = response.json()
+        return state
+
+    def get_active(self, sid: str, surface_id: str) -> dict[str, Any]:
+        response = self.get(f"/api/sessions/{sid}/task-surfaces/{surface_id}")
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    def submit(
+        self,
+        sid: str,
+        surface_id: str,
+        values: dict[str, Any],
+        submission_id: str | None = None,
+        note: str | None = None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"submissionId": submission_id or new_id(), "values": values}
+        if note is not None:
+            body["note"] = note
+        response = self.post(f"/api/sessions/{sid}/task-surfaces/{surface_id}/submit", body)
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    def dismiss(self, sid: str, surface_id: str, dismissal_id: str | None = None) -> dict[str, Any]:
+        response = self.post(
+            f"/api/sessions/{sid}/task-surfaces/{surface_id}/dismiss",
+            {"dismissalId": dismissal_id or new_id()},
+        )
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    def queue(self, sid: str) -> list[dict[str, Any]]:
+        response = self.get(f"/api/sessions/{sid}/queue")
+        assert response.status_code == 200, response.text
+        items: list[dict[str, Any]] = response.json()["items"]
+        return items
+
+    def pause(self, sid: str, paused: bool = True) -> None:
+        response = self.post(f"/api/sessions/{sid}/agent", {"paused": paused})
+        assert response.status_code == 200, response.text
+
+    def settled(self, sid: str) -> list[dict[str, Any]]:
+        """The log once the agent has nothing left to do for this session."""
+
+        def probe() -> list[dict[str, Any]] | None:
+            if self.queue(sid):
+                return None
+            first = self.events(sid)
+            time.sleep(0.05)
+            second = self.events(sid)
+            return second if second and first == second and second[-1]["kind"] != "user/message" else None
+
+        return wait_for(probe)
+
+    def show_surface(self, sid: str, demo: str = "fields") -> str:
+        """Ask the scripted agent for a demo panel; returns its surfaceId once it is open."""
+        before = self.projection(sid)["active"]
+        self.send(sid, f"/surface {demo}")
+        state = wait_for(lambda: (a := self.projection(sid)["active"]) and a != before and a)
+        surface_id: str = state["surfaceId"]
+        self.settled(sid)
+        return surface_id
+
+    def show_model(self, sid: str, model: dict[str, Any]) -> dict[str, Any]:
+        """Call show_task_surface verbatim through the scripted agent; returns the tool result."""
+        self.send(sid, "/tool show_task_surface " + json.dumps({"model": model}))
+        events = self.settled(sid)
+        result: dict[str, Any] = [e for e in events if e["kind"] == "tool/result"][-1]
+        return result
+
+    def socket(self, sid: str, after: int = 0) -> Socket:
+        return Socket(self.base.replace("http://", "ws://") + f"/ws/sessions/{sid}?after={after}")
+
+
+class Socket:
+    """A websocket client that collects pushed messages and answers RPCs."""
+
+    def __init__(self, url: str) -> None:
+        self.ws = websocket.create_connection(url, timeout=10)
+        self.seen: list[dict[str, Any]] = []
+
+    def __enter__(self) -> Socket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.ws.close()
+
+    def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        self.ws.settimeout(timeout)
+        message: dict[str, Any] = json.loads(self.ws.recv())
+        self.seen.append(message)
+        return message
+
+    def receive_until(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            message = self.receive(max(0.05, deadline - time.monotonic()))
+            if predicate(message):
+                return message
+        raise AssertionError(f"no matching message; saw {self.seen[-5:]!r}")
+
+    def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        rpc_id = new_id()
+        self.ws.send(json.dumps({"id": rpc_id, "method": method, "params": params}))
+        return self.receive_until(lambda m: m.get("type") == "rpc" and m.get("id") == rpc_id)
