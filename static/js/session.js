@@ -335,11 +335,27 @@
     }
   }
 
-  async function replaceDock(focus) {
-    const response = await fetch("/sessions/" + encodeURIComponent(sessionId) + "/dock", { credentials: "same-origin" });
-    if (!response.ok) return;
-    dockSlot.innerHTML = await response.text();
-    mountDock(focus);
+  let loadingSurface = null; // the surface whose dock is being fetched, so pushes do not fetch it twice
+  let wantedSurface = null;
+
+  async function replaceDock(surfaceId, focus) {
+    wantedSurface = surfaceId;
+    if (loadingSurface) return;
+    loadingSurface = surfaceId;
+    try {
+      const response = await fetch("/sessions/" + encodeURIComponent(sessionId) + "/dock", { credentials: "same-origin" });
+      if (response.ok) {
+        dockSlot.innerHTML = await response.text();
+        mountDock(focus);
+      }
+    } finally {
+      loadingSurface = null;
+    }
+    const d = dock();
+    if ((d ? d.dataset.surfaceId : null) !== wantedSurface) {
+      if (wantedSurface) replaceDock(wantedSurface, focus);
+      else dockSlot.innerHTML = "";
+    }
   }
 
   dockSlot.addEventListener("click", (event) => {
@@ -416,8 +432,12 @@
     if (activeId !== shownId) {
       if (shownId) drafts.clear(shownId);
       submitting = false;
-      if (activeId) replaceDock(true);
-      else dockSlot.innerHTML = "";
+      if (activeId) {
+        replaceDock(activeId, true);
+      } else {
+        wantedSurface = null;
+        if (!loadingSurface) dockSlot.innerHTML = "";
+      }
       return;
     }
     if (!d || submitting) return;

@@ -85,7 +85,8 @@ class PushHub:
             session_lock = self._session_locks[session_id]
         if not subscribers or self._app is None or self._services is None:
             return
-        with session_lock, self._app.app_context():
+        # A bare request context lets partials build the same relative URLs a page does.
+        with session_lock, self._app.test_request_context("/"):
             message = self._message(self._services, session_id, events, queue, reset)
             for subscription in subscribers:
                 subscription.put(message)

@@ -1,0 +1,62 @@
+"""Actions on the chat page, as a person at the keyboard would take them."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+
+TIMEOUT = 15
+
+
+class ChatPage:
+    def __init__(self, driver: WebDriver, base_url: str) -> None:
+        self.driver = driver
+        self.base_url = base_url
+
+    def start_session(self) -> str:
+        self.driver.get(self.base_url + "/")
+        self.driver.find_element(By.CSS_SELECTOR, ".new-session button[type=submit]").click()
+        self.wait_live()
+        return str(self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-session-id"))
+
+    def open(self, session_id: str) -> None:
+        self.driver.get(f"{self.base_url}/sessions/{session_id}")
+        self.wait_live()
+
+    def wait_live(self) -> None:
+        WebDriverWait(self.driver, TIMEOUT).until(
+            lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "true"
+        )
+
+    def say(self, text: str) -> None:
+        composer = self.driver.find_element(By.ID, "composer-text")
+        composer.send_keys(text)
+        composer.send_keys(Keys.ENTER)
+
+    def dock(self) -> WebElement:
+        return WebDriverWait(self.driver, TIMEOUT).until(
+            ec.visibility_of_element_located((By.ID, "task-surface-dock"))
+        )
+
+    def wait_dock_gone(self) -> None:
+        WebDriverWait(self.driver, TIMEOUT).until(
+            ec.invisibility_of_element_located((By.ID, "task-surface-dock"))
+        )
+
+    def field(self, field_id: str) -> WebElement:
+        return self.driver.find_element(
+            By.CSS_SELECTOR, f'#task-surface-dock .field[data-field-id="{field_id}"]'
+        )
+
+    def user_bubbles(self) -> list[str]:
+        return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, ".event-user-message .plain-text")]
+
+    def agent_bubbles(self) -> list[str]:
+        return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, ".bubble-agent")]
+
+    def wait_for_agent_text(self, fragment: str) -> None:
+        WebDriverWait(self.driver, TIMEOUT).until(lambda d: any(fragment in t for t in self.agent_bubbles()))
