@@ -13,7 +13,7 @@ from ..agent.tools import ToolRegistry
 from ..backends.scripted import ScriptedBackend
 from ..config import Settings
 from ..store.db import Database
-from ..store.engine import make_engine, upgrade_to_head
+from ..store.engine import check_schema_current, make_engine, upgrade_to_head
 from ..tools.show_task_surface import ShowTaskSurface
 from .outcomes import OutcomeJournal
 from .sessions import SessionService
@@ -60,8 +60,14 @@ def build_services(
     settings: Settings, notifier: Notifier, clock: Callable[[], datetime] = _utcnow
 ) -> Services:
     database = Database(make_engine(settings.database_url))
-    if settings.auto_migrate:
-        upgrade_to_head(database.engine)
+    try:
+        if settings.auto_migrate:
+            upgrade_to_head(database.engine)
+        else:
+            check_schema_current(database.engine)
+    except Exception:
+        database.dispose()
+        raise
     claims = ClaimRegistry()
     journal = OutcomeJournal()
     runner = RunnerPool(

@@ -8,6 +8,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 WRITE_OPTION = "tasksurface_write"
@@ -59,6 +61,21 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
     if connection is not None:
         config.attributes["connection"] = connection
     return config
+
+
+class SchemaNotCurrent(RuntimeError):
+    """The database is not at the latest revision and auto-migration is off."""
+
+
+def check_schema_current(engine: sa.Engine) -> None:
+    heads = set(ScriptDirectory.from_config(alembic_config()).get_heads())
+    with engine.connect() as connection:
+        current = set(MigrationContext.configure(connection).get_current_heads())
+    if current != heads:
+        raise SchemaNotCurrent(
+            f"the database schema is at {sorted(current) or 'nothing'}, not at {sorted(heads)}; "
+            "run `alembic upgrade head` or set TASKSURFACE_AUTO_MIGRATE=1"
+        )
 
 
 def upgrade_to_head(engine: sa.Engine) -> None:
