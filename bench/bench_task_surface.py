@@ -1,0 +1,214 @@
+"""Task Surface benchmarks: log-size independence and the cost of one submission."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tasksurface.backends.demos import DEMOS  # noqa: E402
+from tasksurface.domain.events import NewEvent, tool_result  # noqa: E402
+from tasksurface.domain.ids import CallId, SessionId, TaskSurfaceId, TaskSurfaceSubmissionId  # noqa: E402
+from tasksurface.domain.parser import parse_model  # noqa: E402
+from tasksurface.domain.presentation import presentation_meta  # noqa: E402
+from tasksurface.services.container import Services  # noqa: E402
+from tasksurface.store import inbox, log  # noqa: E402
+from tasksurface.store.engine import normalise_url  # noqa: E402
+from tasksurface.store.tables import EventRow, SessionRow  # noqa: E402
+from tasksurface.web.factory import create_app  # noqa: E402
+
+MODEL = parse_model(DEMOS["fields"])
+VALUES = {
+    "name": "1.0",
+    "notes": "",
+    "channel": "stable",
+    "platforms": ["linux"],
+    "announce": False,
+    "rollout": ["eu", "us", "asia"],
+}
+
+
+def median_seconds(action: Callable[[], object], runs: int) -> float:
+    action()  # warm caches and connections
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def paired_medians(
+    first: Callable[[], object], second: Callable[[], object], runs: int
+) -> tuple[float, float]:
+    """Alternate the two so drift on a busy machine hits both alike."""
+    first(), second()
+    a, b = [], []
+    for _ in range(runs):
+        for action, samples in ((first, a), (second, b)):
+            start = time.perf_counter()
+            action()
+            samples.append(time.perf_counter() - start)
+    return statistics.median(a), statistics.median(b)
+
+
+def open_surface(services: Services, session_id: SessionId) -> TaskSurfaceId:
+    surface_id = TaskSurfaceId("ts_" + secrets.token_urlsafe(12))
+    call_id = CallId("call_" + secrets.token_urlsafe(12))
+    meta = presentation_meta(surface_id, MODEL)
+    with services.database.write() as db:
+        log.append(
+            db,
+            session_id,
+            NewEvent("tool/result", tool_result(call_id, "show_task_surface", True, "shown", meta)),
+            datetime.now(UTC),
+        )
+    return surface_id
+
+
+def fill_log(services: Services, session_id: SessionId, count: int) -> None:
+    """Bulk-load `count` ordinary events (setup only; not what is measured)."""
+    at = datetime.now(UTC)
+    rows = [
+        {
+            "session_id": session_id,
+            "seq": seq,
+            "kind": "assistant/message",
+            "at": at,
+            "payload": {"text": f"filler message {seq} " + "lorem ipsum " * 8},
+        }
+        for seq in range(1, count + 1)
+    ]
+    with services.database.write() as db:
+        for start in range(0, len(rows), 5000):
+            db.execute(sa.insert(EventRow), rows[start : start + 5000])
+        db.execute(sa.update(SessionRow).where(SessionRow.id == session_id).values(head_seq=count))
+
+
+def bench_log_size(services: Services, app: Any, runs: int) -> list[tuple[str, float, float]]:
+    client = app.test_client()
+    sessions: dict[int, tuple[SessionId, TaskSurfaceId]] = {}
+    for size in (100, 100_000):
+        session_id = services.sessions.create(f"bench {size}")
+        fill_log(services, session_id, size - 1)
+        sessions[size] = (session_id, open_surface(services, session_id))
+    if services.database.engine.dialect.name == "postgresql":
+        with services.database.engine.begin() as connection:
+            connection.exec_driver_sql("ANALYZE")  # as autovacuum would after a bulk load
+    results = []
+    for label, action in (
+        ("get_active", lambda s, f: services.surfaces.get_active(s, f)),
+        ("first page render", lambda s, f: client.get(f"/sessions/{s}")),
+    ):
+        small, large = paired_medians(
+            lambda: action(*sessions[100]), lambda: action(*sessions[100_000]), runs
+        )
+        results.append((label, small, large))
+    return results
+
+
+def bench_submission(services: Services, app: Any, database_url: str, runs: int) -> tuple[float, float]:
+    client = app.test_client()
+    session_id = services.sessions.create("bench submit")
+    services.sessions.set_paused(session_id, True)  # the runner stays out; we admit by hand
+
+    def one_submission() -> None:
+        surface_id = open_surface(services, session_id)
+        submission_id = TaskSurfaceSubmissionId(secrets.token_urlsafe(12))
+        start = time.perf_counter()
+        response = client.post(
+            f"/api/sessions/{session_id}/task-surfaces/{surface_id}/submit",
+            json={"submissionId": submission_id, "values": VALUES},
+        )
+        assert response.json and response.json["accepted"], response.json
+        with services.database.read() as db:
+            item = inbox.item_for_surface(db, surface_id)
+        assert item is not None
+        services.runner._admit(session_id, item)  # the runner's admission: claim-free, one transaction
+        timings.append(time.perf_counter() - start)
+
+    timings: list[float] = []
+    for _ in range(runs + 1):
+        one_submission()
+    submission = statistics.median(timings[1:])
+
+    engine = sa.create_engine(normalise_url(database_url))
+    table = sa.Table(
+        "bench_rows", sa.MetaData(), sa.Column("id", sa.Integer, primary_key=True), sa.Column("body", sa.Text)
+    )
+    table.metadata.create_all(engine)
+
+    def bare_insert() -> None:
+        with engine.begin() as connection:
+            connection.execute(sa.insert(table).values(body="x" * 200))
+
+    bare = median_seconds(bare_insert, runs)
+    table.metadata.drop_all(engine)
+    engine.dispose()
+    return submission, bare
+
+
+def run(database: str, runs: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["TASKSURFACE_INSTANCE_PATH"] = folder
+        if database == "sqlite":
+            url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+            cleanup: Callable[[], None] = lambda: None  # noqa: E731
+        else:
+            base = os.environ.get("TASKSURFACE_TEST_POSTGRES_URL")
+            if not base:
+                print("postgres: set TASKSURFACE_TEST_POSTGRES_URL to run it")
+                return
+            schema = "bench_" + secrets.token_hex(4)
+            admin = sa.create_engine(normalise_url(base))
+            with admin.begin() as connection:
+                connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
+            url = f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
+
+            def cleanup() -> None:
+                with admin.begin() as connection:
+                    connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+                admin.dispose()
+
+        app = create_app({"database_url": url, "secret_key": "bench"})
+        services: Services = app.extensions["tasksurface"]
+        try:
+            print(f"== {database} ({runs} runs each, medians)")
+            for label, small, large in bench_log_size(services, app, runs):
+                print(
+                    f"{label:>18}: 100 events {small * 1e3:7.2f} ms | 100,000 events {large * 1e3:7.2f} ms"
+                    f" | ratio {large / small:.2f} (target <= 1.5)"
+                )
+            submission, bare = bench_submission(services, app, url, runs)
+            print(
+                f"{'submission':>18}: submit -> durable {submission * 1e3:7.2f} ms | bare insert+commit "
+                f"{bare * 1e3:7.2f} ms | ratio {submission / bare:.1f}"
+            )
+        finally:
+            services.stop()
+            cleanup()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser.add_argument("--runs", type=int, default=50)
+    args = parser.parse_args()
+    for database in ("sqlite", "postgres") if args.database == "both" else (args.database,):
+        run(database, args.runs)
+
+
+if __name__ == "__main__":
+    main()
