@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import secrets
 import statistics
@@ -18,16 +19,16 @@ import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tasksurface.backends.demos import DEMOS  # noqa: E402
-from tasksurface.domain.events import NewEvent, tool_result  # noqa: E402
-from tasksurface.domain.ids import CallId, SessionId, TaskSurfaceId, TaskSurfaceSubmissionId  # noqa: E402
-from tasksurface.domain.parser import parse_model  # noqa: E402
-from tasksurface.domain.presentation import presentation_meta  # noqa: E402
-from tasksurface.services.container import Services  # noqa: E402
-from tasksurface.store import inbox, log  # noqa: E402
-from tasksurface.store.engine import normalise_url  # noqa: E402
-from tasksurface.store.tables import EventRow, SessionRow  # noqa: E402
-from tasksurface.web.factory import create_app  # noqa: E402
+from tasksurface.backends.demos import DEMOS
+from tasksurface.domain.events import NewEvent, tool_result
+from tasksurface.domain.ids import CallId, SessionId, TaskSurfaceId, TaskSurfaceSubmissionId
+from tasksurface.domain.parser import parse_model
+from tasksurface.domain.presentation import presentation_meta
+from tasksurface.services.container import Services
+from tasksurface.store import inbox, log
+from tasksurface.store.engine import normalise_url
+from tasksurface.store.tables import EventRow, SessionRow
+from tasksurface.web.factory import create_app
 
 MODEL = parse_model(DEMOS["fields"])
 VALUES = {
@@ -108,12 +109,13 @@ def bench_log_size(services: Services, app: Any, runs: int) -> list[tuple[str, f
         with services.database.engine.begin() as connection:
             connection.exec_driver_sql("ANALYZE")  # as autovacuum would after a bulk load
     results = []
-    for label, action in (
-        ("get_active", lambda s, f: services.surfaces.get_active(s, f)),
-        ("first page render", lambda s, f: client.get(f"/sessions/{s}")),
-    ):
+    actions: list[tuple[str, Callable[[SessionId, TaskSurfaceId], object]]] = [
+        ("get_active", services.surfaces.get_active),
+        ("first page render", lambda s, _: client.get(f"/sessions/{s}")),
+    ]
+    for label, action in actions:
         small, large = paired_medians(
-            lambda: action(*sessions[100]), lambda: action(*sessions[100_000]), runs
+            functools.partial(action, *sessions[100]), functools.partial(action, *sessions[100_000]), runs
         )
         results.append((label, small, large))
     return results

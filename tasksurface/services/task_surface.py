@@ -111,6 +111,13 @@ class TaskSurfaceService:
             pending = self._pending(db, active.surface_id) if active else None
         return SurfaceState(active, pending)
 
+    def pending_values(self, surface_id: TaskSurfaceId) -> dict[str, Any] | None:
+        """The values of the submission waiting for this surface, so the page shows what was sent."""
+        with self.database.read() as db:
+            item = inbox.item_for_surface(db, surface_id)
+        correlation = read_correlation(item.source) if item else None
+        return dict(correlation.values) if correlation else None
+
     def row_states(self, session_id: SessionId, events: Sequence[SessionEvent]) -> dict[int, RowState]:
         """The lifecycle state of every surface result among `events`, read from the log."""
         states: dict[int, RowState] = {}

@@ -52,9 +52,21 @@ class _PolicyRenderer(HTMLRenderer):
         return f'<img src="{escape(target)}" alt="{alt}" loading="lazy" referrerpolicy="no-referrer">'
 
 
-_renderers = {
-    policy: mistune.create_markdown(renderer=_PolicyRenderer(policy), plugins=PLUGINS)
-    for policy in ("render", "alt_only")
+def _scrolling_table(_renderer: object, text: str) -> str:
+    """Wide tables scroll inside their own box instead of widening the page."""
+    wrapper = '<div class="table-wrap" role="region" tabindex="0" aria-label="Table">'
+    return f"{wrapper}<table>\n{text}</table></div>\n"
+
+
+def _markdown(policy: RemoteImages) -> mistune.Markdown:
+    markdown = mistune.create_markdown(renderer=_PolicyRenderer(policy), plugins=PLUGINS)
+    assert markdown.renderer is not None
+    markdown.renderer.register("table", _scrolling_table)
+    return markdown
+
+
+_renderers: dict[RemoteImages, mistune.Markdown] = {
+    policy: _markdown(policy) for policy in ("render", "alt_only")
 }
 
 

@@ -62,6 +62,8 @@ def dock_view(
         result = services.surfaces.get_active(session_id, state.active.surface_id)
         active = result if isinstance(result, ActiveResult) else None
     start = initial_values(active.model) if active else {}
+    if active and active.pending:
+        values = services.surfaces.pending_values(active.surface_id) or values
     if values is not None:
         start.update(values)
     return DockView(session_id, active, start, problems, reason, submission_id, dismissal_id)
