@@ -1,0 +1,104 @@
+"""Screenshots of the chat page with a demo panel docked, for looking at UI changes.
+
+    .venv/bin/python scripts/screenshots.py [--demo all] [--out screenshots/]
+
+Starts the app on a free 127.0.0.1 port with a throwaway SQLite database, docks the
+demo with the scripted agent, and saves PNGs from headless Chromium at 1440 px (light)
+and 360 px (dark). Nothing here is used by the app or the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import requests
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from werkzeug.serving import make_server
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tasksurface.web.factory import create_app
+
+SHOTS = [("1440-light", 1440, 1000, "light"), ("360-dark", 360, 800, "dark")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--demo", default="all")
+    parser.add_argument("--out", default="screenshots")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["TASKSURFACE_INSTANCE_PATH"] = folder
+        app = create_app({"database_url": f"sqlite:///{folder}/shots.sqlite3", "secret_key": "screenshots"})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_port}"
+        try:
+            session_id = requests.post(f"{base}/api/sessions", json={}, timeout=10).json()["sessionId"]
+            requests.post(
+                f"{base}/api/sessions/{session_id}/messages",
+                json={"text": f"/surface {args.demo}"},
+                timeout=10,
+            )
+            deadline = time.monotonic() + 10
+            while not requests.get(f"{base}/api/sessions/{session_id}/task-surface", timeout=10).json()[
+                "active"
+            ]:
+                if time.monotonic() > deadline:
+                    raise SystemExit("the demo panel did not open")
+                time.sleep(0.05)
+            for name, width, height, scheme in SHOTS:
+                path = out / f"{args.demo}-{name}.png"
+                shoot(f"{base}/sessions/{session_id}", path, width, height, scheme, Path(folder))
+                print(path)
+        finally:
+            server.shutdown()
+            app.extensions["tasksurface"].stop()
+
+
+def shoot(url: str, path: Path, width: int, height: int, scheme: str, folder: Path) -> None:
+    options = Options()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--window-size={width},{height}",
+        f"--user-data-dir={folder / ('profile-' + path.stem)}",
+    ):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(
+        service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options
+    )
+    try:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+        )
+        driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+        )
+        driver.get(url)
+        time.sleep(1.0)
+        driver.save_screenshot(str(path))
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
