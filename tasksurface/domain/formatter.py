@@ -7,6 +7,8 @@ is never repeated.
 
 from __future__ import annotations
 
+import re
+
 from .model import (
     ChoiceField,
     MultiChoiceField,
@@ -52,11 +54,16 @@ def _field_lines(
             return [f"- {field.label}: {ordered}"]
 
 
+LINE_BREAK = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+"""Every character a reader may see as a new line, so submitted text cannot forge a `- Field:` line."""
+
+
 def _labelled(label: str, text: str) -> list[str]:
     """One line when the text is one line; otherwise an indented block that keeps every line."""
-    if "\n" not in text:
+    lines = LINE_BREAK.split(text)
+    if len(lines) == 1:
         return [f"- {label}: {text}"]
-    return [f"- {label}:", *(INDENT + line for line in text.split("\n"))]
+    return [f"- {label}:", *(INDENT + line for line in lines)]
 
 
 def _label_of(field: ChoiceField | MultiChoiceField | OrderField, option_id: str) -> str:

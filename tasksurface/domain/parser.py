@@ -174,7 +174,11 @@ def _check_field(
     match field:
         case TextField(initial=initial):
             if initial is not None and len(initial) > limits.note_chars:
-                raise _refuse(SurfaceCode.LIMIT, "initial text is too long", f"{where}.initial")
+                raise _refuse(
+                    SurfaceCode.LIMIT,
+                    f"initial text is {len(initial)} characters; the limit note_chars is {limits.note_chars}",
+                    f"{where}.initial",
+                )
         case ToggleField():
             pass
         case ChoiceField() | MultiChoiceField() | OrderField():
