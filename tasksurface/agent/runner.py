@@ -117,7 +117,7 @@ class RunnerPool:
         if not self.claims.try_claim(item.id, "admit"):
             return
         # The claim is visible (pending phase `claiming`) before the queue without the row is published.
-        self.notifier.changed(session_id, queue=True)
+        self._notify(session_id, queue=True)
         admitted = self._admit(session_id, item)
         if admitted is None:
             return
@@ -133,14 +133,16 @@ class RunnerPool:
                 reason = "runner stopped"
                 raise _Discard
             with self.database.write() as db:
-                if inbox.item(db, session_id, item.id) is None:
+                # Read the row again under the write lock: an edit that won it before the claim counts.
+                current = inbox.item(db, session_id, item.id)
+                if current is None:
                     reason = "removed from the queue"
                     raise _Discard
-                payload = user_message(item.message_id, item.source, item.content)
+                payload = user_message(current.message_id, current.source, current.content)
                 event = log.append(
-                    db, session_id, NewEvent("user/message", payload, item.request_id), self.clock()
+                    db, session_id, NewEvent("user/message", payload, current.request_id), self.clock()
                 )
-                inbox.delete(db, item.id)
+                inbox.delete(db, current.id)
             outcome, reason = "committed", "durable"
         except _Discard:
             self._drop_row(item)
@@ -150,9 +152,21 @@ class RunnerPool:
         finally:
             self.claims.release(item.id)
             for observer in self.observers:
-                observer.outcome(item, outcome, reason)
-            self.notifier.changed(session_id, events=[event] if event else (), queue=True)
+                try:
+                    observer.outcome(item, outcome, reason)
+                except Exception:
+                    logger.exception("an inbox observer failed")
+            self._notify(session_id, events=[event] if event else (), queue=True)
         return event
+
+    def _notify(
+        self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False
+    ) -> None:
+        """Subscribers learn of changes after commit; their trouble never stops the agent."""
+        try:
+            self.notifier.changed(session_id, events=events, queue=queue)
+        except Exception:
+            logger.exception("notifying subscribers of session %s failed", session_id)
 
     def _drop_row(self, item: InboxItem) -> None:
         """A discard gives the input back to its owner: the row leaves the queue."""
@@ -208,7 +222,7 @@ class RunnerPool:
     def _append(self, session_id: SessionId, event: NewEvent) -> None:
         with self.database.write() as db:
             logged = log.append(db, session_id, event, self.clock())
-        self.notifier.changed(session_id, events=[logged])
+        self._notify(session_id, events=[logged])
 
 
 class _Discard(Exception):

@@ -160,6 +160,8 @@ class SessionService:
             for observer in self.observers:
                 observer.outcome(item, "discarded", "removed from the queue")
         self.notifier.changed(session_id, queue=True)
+        # The runner may have looked for work while this action held the row, and gone idle.
+        self.wake(session_id)
 
     def set_paused(self, session_id: SessionId, paused: bool) -> None:
         with self.database.write() as db:
