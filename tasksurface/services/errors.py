@@ -18,3 +18,15 @@ class NotFound(RequestRefused):
 
 class Conflict(RequestRefused):
     status = 409
+
+
+class UnsupportedMediaType(RequestRefused):
+    status = 415
+
+
+def check_text(value: str, what: str) -> None:
+    """Text must be encodable Unicode: a lone surrogate is refused before it reaches storage."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RequestRefused("invalid-text", f"{what} is not valid Unicode text") from None

@@ -15,7 +15,7 @@ from ..domain.ids import InboxItemId, MessageId, RpcId, SessionId
 from ..store import history, inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem, SessionInfo
-from .errors import Conflict, NotFound, RequestRefused
+from .errors import Conflict, NotFound, RequestRefused, check_text
 
 MAX_MESSAGE_CHARS = 32_000
 PREVIEW_CHARS = 120
@@ -68,6 +68,7 @@ class SessionService:
         self.observers = list(observers)
 
     def create(self, title: str = "") -> SessionId:
+        check_text(title, "the title")
         session_id = SessionId("s_" + secrets.token_urlsafe(12))
         with self.database.write() as db:
             log.create_session(db, session_id, title.strip()[:200] or "New session", self.clock())
@@ -107,6 +108,7 @@ class SessionService:
             )
         if placement not in ("queued", "steering"):
             raise RequestRefused("invalid-placement", "placement is 'queued' or 'steering'")
+        check_text(text, "the message")
         with self.database.write() as db:
             self._get(db, session_id)
             item = inbox.enqueue(
@@ -155,6 +157,11 @@ class SessionService:
                 else:
                     if not isinstance(text, str) or not text.strip():
                         raise RequestRefused("empty-message", "an edit needs some text")
+                    if len(text) > MAX_MESSAGE_CHARS:
+                        raise RequestRefused(
+                            "message-too-long", f"a message holds at most {MAX_MESSAGE_CHARS} characters"
+                        )
+                    check_text(text, "the edit")
                     inbox.update(db, item_id, content=text_content(text))
         if action == "remove":
             for observer in self.observers:

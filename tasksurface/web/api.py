@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from ..domain import ids
 from ..services.container import Services
 from ..services.errors import RequestRefused
-from .body import json_body, optional_int, required_int
+from .body import json_body, optional_int, refuse_unknown, required_int
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -24,6 +24,7 @@ def services() -> Services:
 @bp.post("/sessions")
 def create_session() -> tuple[Response, int]:
     body = json_body(allow_empty=True)
+    refuse_unknown(body, {"title"})
     title = body.get("title", "")
     if not isinstance(title, str):
         raise RequestRefused("invalid-title", "title must be text")
@@ -61,6 +62,7 @@ def read_events(sid: str) -> Response:
 @bp.post("/sessions/<sid>/messages")
 def send_message(sid: str) -> tuple[Response, int]:
     body = json_body()
+    refuse_unknown(body, {"text", "placement"})
     placement = body.get("placement", "queued")
     text = body.get("text")
     if not isinstance(text, str) or not isinstance(placement, str):
@@ -78,6 +80,7 @@ def read_queue(sid: str) -> Response:
 @bp.post("/sessions/<sid>/queue/<item_id>")
 def change_queue(sid: str, item_id: str) -> Response:
     body = json_body()
+    refuse_unknown(body, {"action", "text"})
     action = body.get("action")
     if not isinstance(action, str):
         raise RequestRefused("invalid-action", "action is 'edit', 'steer' or 'remove'")
@@ -90,6 +93,7 @@ def change_queue(sid: str, item_id: str) -> Response:
 @bp.post("/sessions/<sid>/agent")
 def set_agent(sid: str) -> Response:
     body = json_body()
+    refuse_unknown(body, {"paused"})
     paused = body.get("paused")
     if not isinstance(paused, bool):
         raise RequestRefused("invalid-paused", "paused must be true or false")
@@ -117,9 +121,7 @@ def submit(sid: str, surface: str) -> Response:
 
 def submit_from_body(session_id: ids.SessionId, surface: str, body: dict[str, Any]) -> dict[str, Any]:
     """Shared by HTTP and the websocket RPC, so both check the same request shape."""
-    extra = set(body) - {"submissionId", "values", "note"}
-    if extra:
-        raise RequestRefused("invalid-request", f"unknown properties: {', '.join(sorted(extra))}")
+    refuse_unknown(body, {"submissionId", "values", "note"})
     services().sessions.get(session_id)
     result = services().surfaces.submit(
         session_id,
@@ -137,9 +139,7 @@ def dismiss(sid: str, surface: str) -> Response:
 
 
 def dismiss_from_body(session_id: ids.SessionId, surface: str, body: dict[str, Any]) -> dict[str, Any]:
-    extra = set(body) - {"dismissalId"}
-    if extra:
-        raise RequestRefused("invalid-request", f"unknown properties: {', '.join(sorted(extra))}")
+    refuse_unknown(body, {"dismissalId"})
     services().sessions.get(session_id)
     result = services().surfaces.dismiss(
         session_id, ids.surface_id(surface), ids.dismissal_id(body.get("dismissalId"))
@@ -154,11 +154,15 @@ def get_active_from_params(session_id: ids.SessionId, surface: str) -> dict[str,
 
 @bp.post("/sessions/<sid>/fork")
 def fork(sid: str) -> tuple[Response, int]:
-    at_seq = required_int(json_body(), "atSeq")
+    body = json_body()
+    refuse_unknown(body, {"atSeq"})
+    at_seq = required_int(body, "atSeq")
     return jsonify({"sessionId": services().sessions.fork(ids.session_id(sid), at_seq)}), 201
 
 
 @bp.post("/sessions/<sid>/rewind")
 def rewind(sid: str) -> Response:
-    to_seq = required_int(json_body(), "toSeq")
+    body = json_body()
+    refuse_unknown(body, {"toSeq"})
+    to_seq = required_int(body, "toSeq")
     return jsonify({"eventSeq": services().sessions.rewind(ids.session_id(sid), to_seq)})

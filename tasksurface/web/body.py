@@ -8,7 +8,7 @@ from typing import Any
 from flask import request
 
 from ..domain import strict_json
-from ..services.errors import RequestRefused
+from ..services.errors import RequestRefused, UnsupportedMediaType
 
 
 def json_body(*, allow_empty: bool = False) -> dict[str, Any]:
@@ -16,7 +16,7 @@ def json_body(*, allow_empty: bool = False) -> dict[str, Any]:
     if not raw and allow_empty:
         return {}
     if not request.is_json:
-        raise RequestRefused("invalid-json", "send a JSON object with Content-Type: application/json")
+        raise UnsupportedMediaType("unsupported-media-type", "send JSON with Content-Type: application/json")
     try:
         body = strict_json.loads(raw)
     except strict_json.DuplicateKey as exc:
@@ -28,18 +28,29 @@ def json_body(*, allow_empty: bool = False) -> dict[str, Any]:
     return body
 
 
+MAX_INT = 2**31 - 1
+"""Seqs and page sizes fit a 32-bit column; anything larger is a mistake, not a request."""
+
+
 def optional_int(args: Mapping[str, str], name: str, default: int) -> int:
+    """A non-negative whole number in ASCII digits, or a typed refusal."""
     value = args.get(name)
     if value is None:
         return default
-    try:
-        return int(value)
-    except ValueError:
-        raise RequestRefused("invalid-number", f"{name} must be a whole number") from None
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_INT:
+        raise RequestRefused("invalid-number", f"{name} must be a whole number from 0 to {MAX_INT}")
+    return int(value)
+
+
+def refuse_unknown(body: Mapping[str, Any], allowed: set[str]) -> None:
+    """Closed request shapes: a misspelt property is an error, not silently ignored."""
+    extra = set(body) - allowed
+    if extra:
+        raise RequestRefused("invalid-request", f"unknown properties: {', '.join(sorted(extra))}")
 
 
 def required_int(body: Mapping[str, Any], name: str) -> int:
     value = body.get(name)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_INT:
         raise RequestRefused("invalid-number", f"{name} must be a whole number")
     return value

@@ -17,7 +17,7 @@ from ..domain.ids import InvalidId, SessionId
 from ..services.container import Services
 from ..services.errors import RequestRefused
 from . import api, push, views
-from .body import optional_int
+from .body import optional_int, refuse_unknown
 
 logger = logging.getLogger(__name__)
 sock = Sock()
@@ -50,7 +50,8 @@ def session_socket(ws: Any, sid: str) -> None:
 
     def send(message: dict[str, Any]) -> None:
         with send_lock:
-            ws.send(json.dumps(message, ensure_ascii=False))
+            # ASCII escapes keep any string sendable, lone surrogates included.
+            ws.send(json.dumps(message))
 
     hub = _hub()
     subscription = hub.subscribe(session_id)
@@ -106,6 +107,8 @@ def _answer(session_id: SessionId, frame: str | bytes) -> dict[str, Any]:
             raise RequestRefused("frame-too-large", f"frames hold at most {MAX_FRAME_CHARS} characters")
         try:
             message = strict_json.loads(frame)
+        except strict_json.DuplicateKey as exc:
+            raise RequestRefused("duplicate-key", str(exc)) from exc
         except ValueError as exc:
             raise RequestRefused("invalid-json", f"the frame is not JSON: {exc}") from exc
         if not isinstance(message, dict):
@@ -121,6 +124,7 @@ def _answer(session_id: SessionId, frame: str | bytes) -> dict[str, Any]:
         elif method == "taskSurface.dismiss":
             result = api.dismiss_from_body(session_id, _surface(surface), params)
         elif method == "taskSurface.getActive":
+            refuse_unknown(params, set())
             result = api.get_active_from_params(session_id, _surface(surface))
         else:
             raise RequestRefused("unknown-method", f"there is no method {method!r}")
