@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -9,7 +17,22 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
+T = TypeVar("T")
 TIMEOUT = 15
+NAVIGATING = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
+"""What Chromium may answer while a page is being replaced; a wait simply asks again."""
+
+
+def wait_until(driver: WebDriver, condition: Callable[[WebDriver], T]) -> T:
+    return WebDriverWait(driver, TIMEOUT, ignored_exceptions=NAVIGATING).until(condition)
+
+
+def order_of(driver: WebDriver, field_id: str | None = None) -> list[str]:
+    scope = f'.field[data-field-id="{field_id}"] ' if field_id else ""
+    return [
+        str(li.get_attribute("data-option-id"))
+        for li in driver.find_elements(By.CSS_SELECTOR, scope + ".order-item")
+    ]
 
 
 class ChatPage:
@@ -28,8 +51,8 @@ class ChatPage:
         self.wait_live()
 
     def wait_live(self) -> None:
-        WebDriverWait(self.driver, TIMEOUT).until(
-            lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "true"
+        wait_until(
+            self.driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "true"
         )
 
     def say(self, text: str) -> None:

@@ -9,7 +9,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from ..conftest import LiveServer
 from ..support import Api, wait_for
-from .pages import ChatPage
+from .pages import ChatPage, order_of, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ def test_fill_and_submit_every_field_kind(browser: WebDriver, live_server: LiveS
     session_id = page.start_session()
     page.say("/surface fields")
     dock = page.dock()
-    assert browser.switch_to.active_element == browser.find_element(By.ID, "dock-title")
+    wait_until(browser, lambda d: d.switch_to.active_element == d.find_element(By.ID, "dock-title"))
     assert dock.find_element(By.ID, "dock-title").text == "Release checklist"
 
     page.field("name").find_element(By.TAG_NAME, "input").send_keys("Aurora 1.4")
@@ -37,11 +37,7 @@ def test_fill_and_submit_every_field_kind(browser: WebDriver, live_server: LiveS
     up = page.field("rollout").find_element(By.CSS_SELECTOR, '[data-option-id="asia"] [data-move=up]')
     up.send_keys(Keys.ENTER)
     browser.switch_to.active_element.send_keys(Keys.ENTER)
-    order = [
-        li.get_attribute("data-option-id")
-        for li in page.field("rollout").find_elements(By.CSS_SELECTOR, ".order-item")
-    ]
-    assert order == ["asia", "eu", "us"]
+    assert order_of(browser, "rollout") == ["asia", "eu", "us"]
     browser.find_element(By.ID, "dock-note").send_keys("Ship on Monday")
     dock.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
 
@@ -87,10 +83,7 @@ def test_the_dock_submits_as_a_plain_form_without_javascript(
     browser.get(f"{live_server.url}/sessions/{session_id}")
     # Without script, the order's move buttons post the form and the page answers with the moved order.
     browser.find_element(By.CSS_SELECTOR, '[data-option-id="verify"] [data-move=up]').click()
-    order = [
-        li.get_attribute("data-option-id") for li in browser.find_elements(By.CSS_SELECTOR, ".order-item")
-    ]
-    assert order == ["backup", "schema", "verify", "switch"]
+    wait_until(browser, lambda d: order_of(d) == ["backup", "schema", "verify", "switch"])
     browser.find_element(By.CSS_SELECTOR, '.field[data-field-id="constraints"] textarea').send_keys(
         "Not on Friday"
     )
