@@ -193,5 +193,22 @@ class SessionService:
             if not 0 <= to_seq <= info.head_seq:
                 raise RequestRefused("invalid-seq", f"toSeq must be between 0 and {info.head_seq}")
             marker = history.rewind(db, session_id, to_seq, self.clock())
+        self._drop_orphaned_submissions(session_id)
         self.notifier.changed(session_id, queue=True, reset=True)
         return marker
+
+    def _drop_orphaned_submissions(self, session_id: SessionId) -> None:
+        """After a rewind, a waiting answer to a panel that is no longer open is discarded."""
+        with self.database.read() as db:
+            active = log.get_session(db, session_id).projection.active
+            waiting = [i for i in inbox.items(db, session_id) if i.surface_id is not None]
+        for item in waiting:
+            if active is not None and item.surface_id == active.surface_id:
+                continue
+            with self.claims.holding(item.id, "remove") as won:
+                if not won:
+                    continue  # the runner is admitting it; the log order decides
+                with self.database.write() as db:
+                    inbox.delete(db, item.id)
+            for observer in self.observers:
+                observer.outcome(item, "discarded", "its panel was rewound away")

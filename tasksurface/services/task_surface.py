@@ -57,6 +57,9 @@ from ..domain.submission import prepare_submission
 from ..store import inbox, log
 from ..store.db import Database
 
+_REWOUND: tuple[MessageId, dict[str, Any], str] = (MessageId(""), {}, "")
+"""An earlier use that no longer counts; it has no correlation, so it reads as a conflict."""
+
 RowState = Literal["open", "submitted", "dismissed", "bypassed", "unavailable"]
 
 
@@ -208,6 +211,8 @@ class TaskSurfaceService:
         if item is not None:
             return item.message_id, item.source, content_text(item.content)
         event = log.event_by_request(db, session_id, submission_id)
+        if event is not None and not log.is_visible(db, session_id, event.seq):
+            return _REWOUND  # an id used in history a rewind took away cannot be used again
         if event is not None and event.kind == "user/message":
             payload = event.payload
             return MessageId(payload["messageId"]), payload["source"], content_text(payload.get("content"))
@@ -258,6 +263,7 @@ class TaskSurfaceService:
                 if (
                     earlier.kind == "task-surface/dismissed"
                     and earlier.payload.get("surfaceId") == surface_id
+                    and log.is_visible(db, session_id, earlier.seq)
                 ):
                     return Dismissed(earlier.seq)
                 return DismissRejected("stale")

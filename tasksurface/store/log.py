@@ -138,6 +138,16 @@ def event_by_request(db: so.Session, session_id: str, request_id: str) -> Sessio
     return _to_event(row) if row else None
 
 
+def is_visible(db: so.Session, session_id: str, seq: int) -> bool:
+    """Whether no rewind has taken this seq out of the session's history."""
+    hidden = sa.select(HiddenRangeRow.id).where(
+        HiddenRangeRow.session_id == session_id,
+        HiddenRangeRow.first_seq <= seq,
+        HiddenRangeRow.last_seq >= seq,
+    )
+    return not db.scalar(sa.select(sa.exists(hidden)))
+
+
 def first_visible_after(
     db: so.Session, session_id: str, seq: int, kinds: tuple[str, ...]
 ) -> SessionEvent | None:
