@@ -1,0 +1,91 @@
+"""The app in its own process, so tests can kill it (SIGKILL) and start it again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """`flask --app app run` on 127.0.0.1 with the given database; its log goes to a file."""
+
+    def __init__(self, database_url: str, instance_path: Path) -> None:
+        self.database_url = database_url
+        self.instance_path = instance_path
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = instance_path / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServerProcess:
+        environment = {
+            **os.environ,
+            "TASKSURFACE_DATABASE_URL": self.database_url,
+            "TASKSURFACE_INSTANCE_PATH": str(self.instance_path),
+            "TASKSURFACE_SECRET_KEY": "test-secret-key",
+        }
+        self.instance_path.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:  # the child keeps its own copy of the descriptor
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "flask",
+                    "--app",
+                    "app",
+                    "run",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                ],
+                cwd=PROJECT_ROOT,
+                env=environment,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the server exited early:\n{self.log()}")
+            try:
+                requests.get(self.url + "/", timeout=1)
+                return self
+            except requests.ConnectionError:
+                time.sleep(0.05)
+        raise AssertionError(f"the server did not start:\n{self.log()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as in a crash or an OOM kill."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.process = None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
