@@ -7,7 +7,7 @@ from typing import assert_never
 
 from .events import SessionEvent, read_correlation
 from .ids import CallId, TaskSurfaceId, is_wire_id
-from .presentation import META_KIND, TOOL_NAME
+from .presentation import TOOL_NAME, read_presentation
 
 
 @dataclass(frozen=True)
@@ -54,18 +54,18 @@ def fold_all(events: list[SessionEvent], state: TaskSurfaceProjection = EMPTY) -
 
 
 def _opened_surface(event: SessionEvent) -> ActiveSurface | None:
-    """Structural check only; readers re-validate the whole model before it becomes actionable."""
+    """Only a result whose whole meta re-validates opens: what cannot be drawn is never actionable."""
     payload = event.payload
-    meta = payload.get("meta")
-    if payload.get("name") != TOOL_NAME or payload.get("ok") is not True or not isinstance(meta, dict):
+    if (
+        payload.get("name") != TOOL_NAME
+        or payload.get("ok") is not True
+        or not is_wire_id(payload.get("callId"))
+    ):
         return None
-    if meta.get("kind") != META_KIND or meta.get("version") != 1 or isinstance(meta.get("version"), bool):
+    presentation = read_presentation(payload.get("meta"))
+    if presentation is None:
         return None
-    if not is_wire_id(meta.get("surfaceId")):
-        return None
-    if not is_wire_id(payload.get("callId")):
-        return None
-    return ActiveSurface(CallId(payload["callId"]), TaskSurfaceId(meta["surfaceId"]), event.seq)
+    return ActiveSurface(CallId(payload["callId"]), presentation.surface_id, event.seq)
 
 
 def closes_as_submission(event: SessionEvent, surface_id: TaskSurfaceId) -> bool:

@@ -321,3 +321,19 @@ def test_presentation_meta_round_trips_through_the_projection() -> None:
     presentation = read_presentation(payload["meta"])
     assert presentation is not None
     assert presentation.surface_id == state.active.surface_id
+
+
+@pytest.mark.parametrize(
+    "model_change",
+    [
+        {"sections": [{"id": "s", "blocks": [{"kind": "chart", "data": []}]}]},
+        {"fields": [{"kind": "slider", "id": "x", "label": "X"}]},
+        {"title": 5},
+        {"extra": True},
+    ],
+    ids=["unknown block kind", "unknown field kind", "wrong type", "unknown property"],
+)
+def test_meta_whose_model_does_not_revalidate_does_not_open(model_change: dict[str, Any]) -> None:
+    meta = {**surface_meta(), "model": {**surface_meta()["model"], **model_change}}
+    assert read_presentation(meta) is None
+    assert fold(EMPTY, surface_result(meta=meta)) == EMPTY
