@@ -35,6 +35,11 @@ class ClaimRegistry:
         with self._lock:
             return self._claims.get(item_id)
 
+    def admitting(self) -> frozenset[str]:
+        """Rows the runner holds for admission right now."""
+        with self._lock:
+            return frozenset(item for item, purpose in self._claims.items() if purpose == "admit")
+
     def claimed(self) -> frozenset[str]:
         with self._lock:
             return frozenset(self._claims)

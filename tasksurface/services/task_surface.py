@@ -98,6 +98,7 @@ class TaskSurfaceService:
     # -- reads -------------------------------------------------------------
 
     def get_active(self, session_id: SessionId, surface_id: TaskSurfaceId) -> GetActiveResult:
+        admitting = self.claims.admitting()
         with self.database.read() as db:
             active = log.get_session(db, session_id).projection.active
             if active is None or active.surface_id != surface_id:
@@ -105,13 +106,14 @@ class TaskSurfaceService:
             presentation = self._presentation(db, session_id, active.result_seq)
             if presentation is None:
                 return NotOpen()
-            pending = self._pending(db, surface_id)
+            pending = self._pending(db, surface_id, admitting)
         return ActiveResult(active.call_id, active.surface_id, presentation.model, pending)
 
     def state(self, session_id: SessionId) -> SurfaceState:
+        admitting = self.claims.admitting()
         with self.database.read() as db:
             active = log.get_session(db, session_id).projection.active
-            pending = self._pending(db, active.surface_id) if active else None
+            pending = self._pending(db, active.surface_id, admitting) if active else None
         return SurfaceState(active, pending)
 
     def pending_values(self, surface_id: TaskSurfaceId) -> dict[str, Any] | None:
@@ -148,11 +150,15 @@ class TaskSurfaceService:
         event = log.event_at(db, session_id, seq)
         return self.presentation_of(event) if event else None
 
-    def _pending(self, db: so.Session, surface_id: TaskSurfaceId) -> PendingSubmission | None:
+    def _pending(
+        self, db: so.Session, surface_id: TaskSurfaceId, admitting: frozenset[str]
+    ) -> PendingSubmission | None:
+        """`admitting` is read before the database: a claim is released only after its commit,
+        so a row seen together with a released claim is truly still queued."""
         item = inbox.item_for_surface(db, surface_id)
         if item is None or item.request_id is None:
             return None
-        phase: Phase = "claiming" if self.claims.purpose(item.id) == "admit" else "queued"
+        phase: Phase = "claiming" if item.id in admitting else "queued"
         return PendingSubmission(TaskSurfaceSubmissionId(item.request_id), item.message_id, phase)
 
     # -- commands ----------------------------------------------------------

@@ -102,6 +102,9 @@ class PushHub:
         if reset:
             self._last_active.pop(session_id, None)
             return {"type": "reset"}
+        # The queue is read before the surface state: a claim precedes the queue without its
+        # row, so a message never shows that queue beside a `queued` phase.
+        queue_snapshot = queue_message(services, session_id) if queue else None
         state = services.surfaces.state(session_id)
         message: dict[str, Any] = {
             "type": "change",
@@ -118,8 +121,8 @@ class PushHub:
                 message["rows"] = {
                     str(closed.seq): str(views.render_events(services, session_id, [closed])[0])
                 }
-        if queue:
-            message["queue"] = queue_message(services, session_id)
+        if queue_snapshot is not None:
+            message["queue"] = queue_snapshot
         return message
 
 

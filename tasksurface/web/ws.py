@@ -91,11 +91,12 @@ def _hello(session_id: SessionId, after: int) -> dict[str, Any]:
     events = services.sessions.events_after(session_id, after, HELLO_EVENT_LIMIT + 1)
     if len(events) > HELLO_EVENT_LIMIT:
         return {"type": "reset"}
+    queue = push.queue_message(services, session_id)  # before the state, as every push reads them
     return {
         "type": "hello",
         "events": views.wire_events(services, session_id, events),
         "taskSurface": services.surfaces.state(session_id).to_wire(),
-        "queue": push.queue_message(services, session_id),
+        "queue": queue,
     }
 
 

@@ -1,0 +1,121 @@
+"""The pending phase as every subscriber would see it, at every notification the runner sends."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from tasksurface.backends.demos import DEMOS
+from tasksurface.domain.events import SessionEvent
+from tasksurface.domain.ids import SessionId, TaskSurfaceId, TaskSurfaceSubmissionId
+from tasksurface.domain.results import ActiveResult, SubmitAccepted
+from tasksurface.domain.submission import initial_values
+from tasksurface.services.container import Services
+
+from ..support import wait_for
+
+
+class Witness:
+    """Wraps the real notifier and, at each change, records what a page would read back."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.inner = services.runner.notifier
+        self.seen: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+
+    def changed(
+        self,
+        session_id: SessionId,
+        events: Sequence[SessionEvent] = (),
+        queue: bool = False,
+        reset: bool = False,
+    ) -> None:
+        # Read in the order the push hub reads: the queue, then the surface state.
+        queue = [q.item.id for q in self.services.sessions.queue(session_id)]
+        state = self.services.surfaces.state(session_id)
+        with self.lock:
+            self.seen.append(
+                {
+                    "queue": queue,
+                    "active": state.active.surface_id if state.active else None,
+                    "phase": state.pending.phase if state.pending else None,
+                    "kinds": [e.kind for e in events],
+                }
+            )
+        self.inner.changed(session_id, events, queue, reset)
+
+
+def _open_surface(services: Services, session_id: SessionId) -> TaskSurfaceId:
+    services.sessions.send(session_id, "/surface fields")
+    active = wait_for(lambda: services.surfaces.state(session_id).active)
+    wait_for(services.runner.idle)
+    return active.surface_id
+
+
+def test_claiming_is_visible_before_the_queue_without_the_row_and_there_is_no_editable_gap(
+    services: Services,
+) -> None:
+    session_id = services.sessions.create()
+    surface_id = _open_surface(services, session_id)
+    witness = Witness(services)
+    services.runner.notifier = witness
+    services.sessions.notifier = witness
+    services.surfaces.notifier = witness
+    services.sessions.set_paused(session_id, True)
+    active = services.surfaces.get_active(session_id, surface_id)
+    assert isinstance(active, ActiveResult)
+    values = initial_values(active.model) | {"name": "x", "channel": "stable"}
+    accepted_at = len(witness.seen)
+    result = services.surfaces.submit(
+        session_id, surface_id, TaskSurfaceSubmissionId("submission-01"), values
+    )
+    assert isinstance(result, SubmitAccepted)
+    services.sessions.set_paused(session_id, False)
+    wait_for(lambda: services.surfaces.state(session_id).active is None)
+    wait_for(services.runner.idle)
+
+    row_left_queue = False
+    for seen in witness.seen[accepted_at:]:
+        if seen["active"] == surface_id:
+            # From acceptance until the commit, the surface is never editable.
+            assert seen["phase"] in ("queued", "claiming"), witness.seen
+            if not seen["queue"]:
+                row_left_queue = True
+                assert seen["phase"] == "claiming", witness.seen
+        else:
+            assert seen["phase"] is None
+    assert row_left_queue
+    commit = next(s for s in witness.seen if "user/message" in s["kinds"])
+    # The commit's notification carries the message and the closed surface together.
+    assert commit["active"] is None and commit["phase"] is None
+
+
+def test_a_discard_restores_an_editable_surface(services: Services) -> None:
+    session_id = services.sessions.create()
+    surface_id = _open_surface(services, session_id)
+    services.sessions.set_paused(session_id, True)
+    active = services.surfaces.get_active(session_id, surface_id)
+    assert isinstance(active, ActiveResult)
+    values = initial_values(active.model) | {"name": "x", "channel": "beta"}
+    services.surfaces.submit(session_id, surface_id, TaskSurfaceSubmissionId("submission-02"), values)
+    [queued] = services.sessions.queue(session_id)
+    services.sessions.queue_action(session_id, queued.item.id, "remove")
+    after = services.surfaces.get_active(session_id, surface_id)
+    assert isinstance(after, ActiveResult) and after.pending is None
+    assert [r.outcome for r in services.journal.records() if r.item_id == queued.item.id] == ["discarded"]
+    again = services.surfaces.submit(session_id, surface_id, TaskSurfaceSubmissionId("submission-03"), values)
+    assert isinstance(again, SubmitAccepted)
+
+
+def test_every_demo_opens_through_the_real_tool_path(services: Services) -> None:
+    session_id = services.sessions.create()
+    opened: list[object] = [None]
+    for demo in DEMOS:
+        services.sessions.send(session_id, f"/surface {demo}")
+        state = wait_for(lambda: (a := services.surfaces.state(session_id).active) != opened[-1] and a)
+        opened.append(state)
+        wait_for(services.runner.idle)
+        active = services.surfaces.get_active(session_id, state.surface_id)
+        assert isinstance(active, ActiveResult) and active.model.normalised()["title"] == DEMOS[demo]["title"]
