@@ -28,6 +28,13 @@ class Settings(BaseModel):
     limits: Limits = Limits()
     history_page: int = 50
     """Transcript events per page; older pages load on demand."""
+    environment: Literal["development", "production"] = "development"
+    """In production the signing key must be set explicitly."""
+    identity_header: str | None = None
+    """A request header set by a trusted auth proxy that names the user; off by default."""
+    frame_ancestors: str = "'self'"
+    """Who may embed the page (the CSP frame-ancestors allow-list)."""
+    max_body_bytes: int = 1024 * 1024
 
 
 def instance_path() -> Path:
@@ -71,9 +78,25 @@ def load_settings(overrides: Mapping[str, Any] | None = None) -> Settings:
         values["auto_migrate"] = _flag(env["TASKSURFACE_AUTO_MIGRATE"])
     if "TASKSURFACE_SECRET_KEY" in env:
         values["secret_key"] = env["TASKSURFACE_SECRET_KEY"]
+    for name, key in (
+        ("TASKSURFACE_ENV", "environment"),
+        ("TASKSURFACE_IDENTITY_HEADER", "identity_header"),
+        ("TASKSURFACE_FRAME_ANCESTORS", "frame_ancestors"),
+        ("TASKSURFACE_MAX_BODY_BYTES", "max_body_bytes"),
+    ):
+        if env.get(name):
+            values[key] = env[name]
     values.update(overrides or {})
     if "database_url" not in values:
         values["database_url"] = database_url()
     if "secret_key" not in values:
+        if values.get("environment") == "production":
+            raise InsecureConfiguration(
+                "set TASKSURFACE_SECRET_KEY: production never uses the development key"
+            )
         values["secret_key"] = development_secret_key()
     return Settings(**values)
+
+
+class InsecureConfiguration(RuntimeError):
+    """A setting that would make the deployment unsafe; the app refuses to start."""

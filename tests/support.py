@@ -149,14 +149,20 @@ class Api:
         return result
 
     def socket(self, sid: str, after: int = 0) -> Socket:
-        return Socket(self.base.replace("http://", "ws://") + f"/ws/sessions/{sid}?after={after}")
+        """A websocket that carries this client's identity cookie, as a browser tab would."""
+        return Socket(
+            self.base.replace("http://", "ws://") + f"/ws/sessions/{sid}?after={after}", self.cookie()
+        )
+
+    def cookie(self) -> str:
+        return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies)
 
 
 class Socket:
     """A websocket client that collects pushed messages and answers RPCs."""
 
-    def __init__(self, url: str) -> None:
-        self.ws = websocket.create_connection(url, timeout=10)
+    def __init__(self, url: str, cookie: str | None = None) -> None:
+        self.ws = websocket.create_connection(url, timeout=10, cookie=cookie)
         self.seen: list[dict[str, Any]] = []
 
     def __enter__(self) -> Socket:

@@ -67,12 +67,19 @@ class SessionService:
         self.clock = clock
         self.observers = list(observers)
 
-    def create(self, title: str = "") -> SessionId:
+    def create(self, title: str = "", owner: str = "") -> SessionId:
         check_text(title, "the title")
         session_id = SessionId("s_" + secrets.token_urlsafe(12))
         with self.database.write() as db:
-            log.create_session(db, session_id, title.strip()[:200] or "New session", self.clock())
+            log.create_session(db, session_id, title.strip()[:200] or "New session", self.clock(), owner)
         return session_id
+
+    def require_owner(self, session_id: SessionId, owner: str) -> SessionInfo:
+        """The session, if `owner` owns it; anyone else learns nothing, not even that it exists."""
+        info = self.get(session_id)
+        if not owner or not secrets.compare_digest(info.owner.encode(), owner.encode()):
+            raise NotFound("session-not-found", "there is no such session")
+        return info
 
     def get(self, session_id: SessionId) -> SessionInfo:
         with self.database.read() as db:
@@ -84,9 +91,9 @@ class SessionService:
         except log.UnknownSession:
             raise NotFound("session-not-found", "there is no such session") from None
 
-    def all(self) -> list[SessionInfo]:
+    def all(self, owner: str) -> list[SessionInfo]:
         with self.database.read() as db:
-            return log.list_sessions(db)
+            return log.list_sessions(db, owner)
 
     def events_after(self, session_id: SessionId, after: int, limit: int) -> list[SessionEvent]:
         with self.database.read() as db:

@@ -106,20 +106,20 @@ class TaskSurfaceService:
             presentation = self._presentation(db, session_id, active.result_seq)
             if presentation is None:
                 return NotOpen()
-            pending = self._pending(db, surface_id, admitting)
+            pending = self._pending(db, session_id, surface_id, admitting)
         return ActiveResult(active.call_id, active.surface_id, presentation.model, pending)
 
     def state(self, session_id: SessionId) -> SurfaceState:
         admitting = self.claims.admitting()
         with self.database.read() as db:
             active = log.get_session(db, session_id).projection.active
-            pending = self._pending(db, active.surface_id, admitting) if active else None
+            pending = self._pending(db, session_id, active.surface_id, admitting) if active else None
         return SurfaceState(active, pending)
 
-    def pending_values(self, surface_id: TaskSurfaceId) -> dict[str, Any] | None:
+    def pending_values(self, session_id: SessionId, surface_id: TaskSurfaceId) -> dict[str, Any] | None:
         """The values of the submission waiting for this surface, so the page shows what was sent."""
         with self.database.read() as db:
-            item = inbox.item_for_surface(db, surface_id)
+            item = inbox.item_for_surface(db, session_id, surface_id)
         correlation = read_correlation(item.source) if item else None
         return dict(correlation.values) if correlation else None
 
@@ -151,11 +151,11 @@ class TaskSurfaceService:
         return self.presentation_of(event) if event else None
 
     def _pending(
-        self, db: so.Session, surface_id: TaskSurfaceId, admitting: frozenset[str]
+        self, db: so.Session, session_id: SessionId, surface_id: TaskSurfaceId, admitting: frozenset[str]
     ) -> PendingSubmission | None:
         """`admitting` is read before the database: a claim is released only after its commit,
         so a row seen together with a released claim is truly still queued."""
-        item = inbox.item_for_surface(db, surface_id)
+        item = inbox.item_for_surface(db, session_id, surface_id)
         if item is None or item.request_id is None:
             return None
         phase: Phase = "claiming" if item.id in admitting else "queued"
@@ -182,7 +182,7 @@ class TaskSurfaceService:
                 return SubmitRejected("not-open")
             if active.surface_id != surface_id:
                 return SubmitRejected("stale")
-            if inbox.item_for_surface(db, surface_id) is not None:
+            if inbox.item_for_surface(db, session_id, surface_id) is not None:
                 return SubmitRejected("submission-pending")
             presentation = self._presentation(db, session_id, active.result_seq)
             if presentation is None:
@@ -278,7 +278,7 @@ class TaskSurfaceService:
                 return DismissRejected("not-open")
             if active.surface_id != surface_id:
                 return DismissRejected("stale")
-            if inbox.item_for_surface(db, surface_id) is not None:
+            if inbox.item_for_surface(db, session_id, surface_id) is not None:
                 return DismissRejected("submission-pending")
             event = log.append(
                 db,

@@ -21,6 +21,7 @@ def fork(db: so.Session, origin: SessionId, new_id: SessionId, at_seq: int, at: 
     db.add(
         SessionRow(
             id=new_id,
+            owner=info.owner,
             title=info.title,
             created_at=at,
             head_seq=0,

@@ -10,6 +10,7 @@ import sqlalchemy.orm as so
 
 from ..domain.ids import InboxItemId, MessageId, SessionId, TaskSurfaceId
 from .db import utc
+from .log import locked_session
 from .records import InboxItem
 from .tables import InboxRow, SessionRow
 
@@ -27,7 +28,7 @@ def enqueue(
     request_id: str | None = None,
     surface_id: TaskSurfaceId | None = None,
 ) -> InboxItem:
-    session = db.scalars(sa.select(SessionRow).where(SessionRow.id == session_id).with_for_update()).one()
+    session = db.scalars(locked_session(session_id)).one()
     position = session.next_position
     session.next_position += 1
     row = InboxRow(
@@ -83,8 +84,11 @@ def item_by_request(db: so.Session, session_id: str, request_id: str) -> InboxIt
     return _to_item(row) if row else None
 
 
-def item_for_surface(db: so.Session, surface_id: str) -> InboxItem | None:
-    row = db.scalars(sa.select(InboxRow).where(InboxRow.surface_id == surface_id)).one_or_none()
+def item_for_surface(db: so.Session, session_id: str, surface_id: str) -> InboxItem | None:
+    """A fork shares its origin's surface ids, so the session is part of the key."""
+    row = db.scalars(
+        sa.select(InboxRow).where(InboxRow.session_id == session_id, InboxRow.surface_id == surface_id)
+    ).one_or_none()
     return _to_item(row) if row else None
 
 

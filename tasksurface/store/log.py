@@ -20,17 +20,33 @@ class UnknownSession(LookupError):
     pass
 
 
-def create_session(db: so.Session, session_id: SessionId, title: str, at: datetime) -> SessionInfo:
-    db.add(SessionRow(id=session_id, title=title, created_at=at, head_seq=0, next_position=0, paused=False))
+def create_session(
+    db: so.Session, session_id: SessionId, title: str, at: datetime, owner: str = ""
+) -> SessionInfo:
+    db.add(
+        SessionRow(
+            id=session_id, owner=owner, title=title, created_at=at, head_seq=0, next_position=0, paused=False
+        )
+    )
     db.flush()
     return get_session(db, session_id)
+
+
+def locked_session(session_id: str) -> sa.Select[SessionRow]:
+    """The session row under its row lock, read fresh even if this unit of work loaded it before."""
+    return (
+        sa.select(SessionRow)
+        .where(SessionRow.id == session_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
 
 
 def get_session(db: so.Session, session_id: str, *, lock: bool = False) -> SessionInfo:
     """Read a session; `lock` takes its row lock, serialising commands on one session."""
     query = sa.select(SessionRow).where(SessionRow.id == session_id)
     if lock:
-        query = query.with_for_update()
+        query = locked_session(session_id)
     row = db.scalars(query).one_or_none()
     if row is None:
         raise UnknownSession(session_id)
@@ -40,6 +56,7 @@ def get_session(db: so.Session, session_id: str, *, lock: bool = False) -> Sessi
 def _session_info(row: SessionRow) -> SessionInfo:
     return SessionInfo(
         id=SessionId(row.id),
+        owner=row.owner,
         title=row.title,
         created_at=utc(row.created_at),
         head_seq=row.head_seq,
@@ -50,14 +67,19 @@ def _session_info(row: SessionRow) -> SessionInfo:
     )
 
 
-def list_sessions(db: so.Session, limit: int = 100) -> list[SessionInfo]:
-    rows = db.scalars(sa.select(SessionRow).order_by(SessionRow.created_at.desc()).limit(limit))
+def list_sessions(db: so.Session, owner: str, limit: int = 100) -> list[SessionInfo]:
+    rows = db.scalars(
+        sa.select(SessionRow)
+        .where(SessionRow.owner == owner)
+        .order_by(SessionRow.created_at.desc())
+        .limit(limit)
+    )
     return [_session_info(r) for r in rows]
 
 
 def append(db: so.Session, session_id: SessionId, event: NewEvent, at: datetime) -> SessionEvent:
     """Append at the next seq and fold the projection in the same transaction."""
-    row = db.scalars(sa.select(SessionRow).where(SessionRow.id == session_id).with_for_update()).one_or_none()
+    row = db.scalars(locked_session(session_id)).one_or_none()
     if row is None:
         raise UnknownSession(session_id)
     row.head_seq += 1

@@ -13,6 +13,7 @@ from ..domain.projection import ActiveSurface, TaskSurfaceProjection
 @dataclass(frozen=True)
 class SessionInfo:
     id: SessionId
+    owner: str
     title: str
     created_at: datetime
     head_seq: int

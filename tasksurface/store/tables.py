@@ -36,6 +36,8 @@ class SessionRow(Base):
     __tablename__ = "sessions"
 
     id: so.Mapped[str] = so.mapped_column(Id, primary_key=True)
+    owner: so.Mapped[str] = so.mapped_column(sa.String(200), index=True, server_default="")
+    """Who may see and act on the session; empty for sessions from before owners existed."""
     title: so.Mapped[str] = so.mapped_column(sa.String(200))
     created_at: so.Mapped[datetime]
     head_seq: so.Mapped[int] = so.mapped_column(default=0)
@@ -92,7 +94,7 @@ class InboxRow(Base):
         sa.UniqueConstraint("session_id", "position"),
         sa.UniqueConstraint("session_id", "request_id"),
         sa.UniqueConstraint("message_id"),
-        sa.UniqueConstraint("surface_id"),
+        sa.UniqueConstraint("session_id", "surface_id"),
     )
 
     id: so.Mapped[str] = so.mapped_column(Id, primary_key=True)
@@ -105,5 +107,6 @@ class InboxRow(Base):
     """`{"blocks": [...]}`: the message content blocks."""
     request_id: so.Mapped[str | None] = so.mapped_column(Id)
     surface_id: so.Mapped[str | None] = so.mapped_column(Id)
-    """Set for a Task Surface submission: at most one pending submission per surface."""
+    """Set for a Task Surface submission: at most one pending submission per surface of a session
+    (a fork shares its origin's surface ids, so the session is part of the key)."""
     created_at: so.Mapped[datetime]

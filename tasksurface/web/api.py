@@ -10,6 +10,7 @@ from ..domain import ids
 from ..services.container import Services
 from ..services.errors import RequestRefused
 from .body import json_body, optional_int, refuse_unknown, required_int
+from .security import current_identity, owned
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -28,12 +29,12 @@ def create_session() -> tuple[Response, int]:
     title = body.get("title", "")
     if not isinstance(title, str):
         raise RequestRefused("invalid-title", "title must be text")
-    return jsonify({"sessionId": services().sessions.create(title)}), 201
+    return jsonify({"sessionId": services().sessions.create(title, owner=current_identity())}), 201
 
 
 @bp.get("/sessions/<sid>")
 def read_session(sid: str) -> Response:
-    info = services().sessions.get(ids.session_id(sid))
+    info = services().sessions.get(owned(sid))
     state = services().surfaces.state(info.id)
     return jsonify(
         {
@@ -55,7 +56,7 @@ def read_events(sid: str) -> Response:
     limit = min(optional_int(request.args, "limit", 100), MAX_PAGE)
     if after < 0 or limit < 1:
         raise RequestRefused("invalid-range", "after must be >= 0 and limit >= 1")
-    events = services().sessions.events_after(ids.session_id(sid), after, limit)
+    events = services().sessions.events_after(owned(sid), after, limit)
     return jsonify({"events": [e.to_wire() for e in events]})
 
 
@@ -67,13 +68,13 @@ def send_message(sid: str) -> tuple[Response, int]:
     text = body.get("text")
     if not isinstance(text, str) or not isinstance(placement, str):
         raise RequestRefused("invalid-message", "text (and placement, if given) must be text")
-    item = services().sessions.send(ids.session_id(sid), text, placement)
+    item = services().sessions.send(owned(sid), text, placement)
     return jsonify(item.to_wire()), 202
 
 
 @bp.get("/sessions/<sid>/queue")
 def read_queue(sid: str) -> Response:
-    items = services().sessions.queue(ids.session_id(sid))
+    items = services().sessions.queue(owned(sid))
     return jsonify({"items": [i.to_wire() for i in items]})
 
 
@@ -84,9 +85,7 @@ def change_queue(sid: str, item_id: str) -> Response:
     action = body.get("action")
     if not isinstance(action, str):
         raise RequestRefused("invalid-action", "action is 'edit', 'steer' or 'remove'")
-    services().sessions.queue_action(
-        ids.session_id(sid), ids.inbox_item_id(item_id), action, body.get("text")
-    )
+    services().sessions.queue_action(owned(sid), ids.inbox_item_id(item_id), action, body.get("text"))
     return jsonify({"ok": True})
 
 
@@ -97,32 +96,30 @@ def set_agent(sid: str) -> Response:
     paused = body.get("paused")
     if not isinstance(paused, bool):
         raise RequestRefused("invalid-paused", "paused must be true or false")
-    services().sessions.set_paused(ids.session_id(sid), paused)
+    services().sessions.set_paused(owned(sid), paused)
     return jsonify({"paused": paused})
 
 
 @bp.get("/sessions/<sid>/task-surface")
 def read_projection(sid: str) -> Response:
-    session_id = ids.session_id(sid)
-    services().sessions.get(session_id)
+    session_id = owned(sid)
     return jsonify(services().surfaces.state(session_id).to_wire())
 
 
 @bp.get("/sessions/<sid>/task-surfaces/<surface>")
 def get_active(sid: str, surface: str) -> Response:
-    session_id = ids.session_id(sid)
+    session_id = owned(sid)
     return jsonify(get_active_from_params(session_id, surface))
 
 
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/submit")
 def submit(sid: str, surface: str) -> Response:
-    return jsonify(submit_from_body(ids.session_id(sid), surface, json_body()))
+    return jsonify(submit_from_body(owned(sid), surface, json_body()))
 
 
 def submit_from_body(session_id: ids.SessionId, surface: str, body: dict[str, Any]) -> dict[str, Any]:
     """Shared by HTTP and the websocket RPC, so both check the same request shape."""
     refuse_unknown(body, {"submissionId", "values", "note"})
-    services().sessions.get(session_id)
     result = services().surfaces.submit(
         session_id,
         ids.surface_id(surface),
@@ -135,12 +132,11 @@ def submit_from_body(session_id: ids.SessionId, surface: str, body: dict[str, An
 
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")
 def dismiss(sid: str, surface: str) -> Response:
-    return jsonify(dismiss_from_body(ids.session_id(sid), surface, json_body()))
+    return jsonify(dismiss_from_body(owned(sid), surface, json_body()))
 
 
 def dismiss_from_body(session_id: ids.SessionId, surface: str, body: dict[str, Any]) -> dict[str, Any]:
     refuse_unknown(body, {"dismissalId"})
-    services().sessions.get(session_id)
     result = services().surfaces.dismiss(
         session_id, ids.surface_id(surface), ids.dismissal_id(body.get("dismissalId"))
     )
@@ -148,7 +144,6 @@ def dismiss_from_body(session_id: ids.SessionId, surface: str, body: dict[str, A
 
 
 def get_active_from_params(session_id: ids.SessionId, surface: str) -> dict[str, Any]:
-    services().sessions.get(session_id)
     return services().surfaces.get_active(session_id, ids.surface_id(surface)).to_wire()
 
 
@@ -157,7 +152,7 @@ def fork(sid: str) -> tuple[Response, int]:
     body = json_body()
     refuse_unknown(body, {"atSeq"})
     at_seq = required_int(body, "atSeq")
-    return jsonify({"sessionId": services().sessions.fork(ids.session_id(sid), at_seq)}), 201
+    return jsonify({"sessionId": services().sessions.fork(owned(sid), at_seq)}), 201
 
 
 @bp.post("/sessions/<sid>/rewind")
@@ -165,4 +160,4 @@ def rewind(sid: str) -> Response:
     body = json_body()
     refuse_unknown(body, {"toSeq"})
     to_seq = required_int(body, "toSeq")
-    return jsonify({"eventSeq": services().sessions.rewind(ids.session_id(sid), to_seq)})
+    return jsonify({"eventSeq": services().sessions.rewind(owned(sid), to_seq)})

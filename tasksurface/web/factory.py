@@ -16,6 +16,7 @@ from . import api, pages, push, views, ws
 from .diffview import diff_lines
 from .errors import register_error_handlers
 from .markdown import render_markdown
+from .security import init_security
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -28,8 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     settings = load_settings(test_config)
     app.config.update(
         SECRET_KEY=settings.secret_key,
-        MAX_CONTENT_LENGTH=1024 * 1024,
-        SOCK_SERVER_OPTIONS={"ping_interval": 25},
+        SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": ws.MAX_FRAME_CHARS},
     )
     hub = push.PushHub()
     services = build_services(settings, hub)
@@ -40,6 +40,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     ws.sock.init_app(app)
     register_error_handlers(app)
+    init_security(app, settings)
     app.jinja_env.globals.update(
         render_markdown=render_markdown, diff_lines=diff_lines, ordered_options=views.ordered_options
     )

@@ -17,6 +17,7 @@ from ..services.container import Services
 from ..services.errors import RequestRefused
 from . import views
 from .body import optional_int
+from .security import current_identity, owned
 
 bp = Blueprint("pages", __name__)
 
@@ -32,18 +33,18 @@ def fresh_id() -> str:
 
 @bp.get("/")
 def index() -> str:
-    return render_template("index.html", sessions=services().sessions.all())
+    return render_template("index.html", sessions=services().sessions.all(current_identity()))
 
 
 @bp.post("/sessions")
 def new_session() -> BaseResponse:
-    session_id = services().sessions.create(request.form.get("title", ""))
+    session_id = services().sessions.create(request.form.get("title", ""), owner=current_identity())
     return redirect(url_for("pages.session", sid=session_id), 303)
 
 
 @bp.get("/sessions/<sid>")
 def session(sid: str) -> str:
-    return _session_page(ids.session_id(sid))
+    return _session_page(owned(sid))
 
 
 def _session_page(
@@ -90,21 +91,21 @@ def _has_older(session_id: ids.SessionId, first_seq: int) -> bool:
 
 @bp.post("/sessions/<sid>/messages")
 def send_message(sid: str) -> BaseResponse:
-    session_id = ids.session_id(sid)
+    session_id = owned(sid)
     services().sessions.send(session_id, request.form.get("text", ""))
     return redirect(url_for("pages.session", sid=session_id), 303)
 
 
 @bp.post("/sessions/<sid>/agent")
 def set_agent(sid: str) -> BaseResponse:
-    session_id = ids.session_id(sid)
+    session_id = owned(sid)
     services().sessions.set_paused(session_id, request.form.get("paused") == "true")
     return redirect(url_for("pages.session", sid=session_id), 303)
 
 
 @bp.post("/sessions/<sid>/queue/<item_id>")
 def change_queue(sid: str, item_id: str) -> BaseResponse:
-    session_id = ids.session_id(sid)
+    session_id = owned(sid)
     services().sessions.queue_action(
         session_id, ids.inbox_item_id(item_id), request.form.get("action", ""), request.form.get("text")
     )
@@ -113,7 +114,7 @@ def change_queue(sid: str, item_id: str) -> BaseResponse:
 
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/submit")
 def submit_form(sid: str, surface: str) -> Any:
-    session_id = ids.session_id(sid)
+    session_id = owned(sid)
     surface_id = ids.surface_id(surface)
     active = services().surfaces.get_active(session_id, surface_id)
     if not isinstance(active, ActiveResult):
@@ -155,7 +156,7 @@ def _moved(values: Values, move: str) -> Values:
 
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")
 def dismiss_form(sid: str, surface: str) -> BaseResponse:
-    session_id = ids.session_id(sid)
+    session_id = owned(sid)
     services().surfaces.dismiss(
         session_id, ids.surface_id(surface), ids.dismissal_id(request.form.get("dismissalId"))
     )
@@ -165,8 +166,7 @@ def dismiss_form(sid: str, surface: str) -> BaseResponse:
 @bp.get("/sessions/<sid>/dock")
 def dock_fragment(sid: str) -> str:
     """The dock partial alone, for the page script when the open surface changes."""
-    session_id = ids.session_id(sid)
-    services().sessions.get(session_id)
+    session_id = owned(sid)
     view = views.dock_view(services(), session_id, submission_id=fresh_id(), dismissal_id=fresh_id())
     return str(views.render_dock(view))
 

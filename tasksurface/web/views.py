@@ -63,7 +63,7 @@ def dock_view(
         active = result if isinstance(result, ActiveResult) else None
     start = initial_values(active.model) if active else {}
     if active and active.pending:
-        values = services.surfaces.pending_values(active.surface_id) or values
+        values = services.surfaces.pending_values(session_id, active.surface_id) or values
     if values is not None:
         start.update(values)
     return DockView(session_id, active, start, problems, reason, submission_id, dismissal_id)

@@ -18,6 +18,7 @@ from ..services.container import Services
 from ..services.errors import RequestRefused
 from . import api, push, views
 from .body import optional_int, refuse_unknown
+from .security import current_identity, owned
 
 logger = logging.getLogger(__name__)
 sock = Sock()
@@ -39,8 +40,8 @@ def _hub() -> push.PushHub:
 @sock.route("/ws/sessions/<sid>")  # type: ignore[untyped-decorator]
 def session_socket(ws: Any, sid: str) -> None:
     try:
-        session_id = ids.session_id(sid)
-        _services().sessions.get(session_id)
+        session_id = owned(sid)
+        identity = current_identity()
         after = optional_int(request.args, "after", 0)
     except (InvalidId, RequestRefused) as exc:
         ws.send(json.dumps({"type": "error", "error": _error(exc)}))
@@ -64,7 +65,7 @@ def session_socket(ws: Any, sid: str) -> None:
             frame = ws.receive()
             if frame is None:
                 continue
-            send(_answer(session_id, frame))
+            send(_answer(session_id, identity, frame))
     except ConnectionClosed:
         pass
     finally:
@@ -100,7 +101,7 @@ def _hello(session_id: SessionId, after: int) -> dict[str, Any]:
     }
 
 
-def _answer(session_id: SessionId, frame: str | bytes) -> dict[str, Any]:
+def _answer(session_id: SessionId, identity: str, frame: str | bytes) -> dict[str, Any]:
     """One RPC frame in, one reply out; a malformed frame gets a typed error, never a crash."""
     rpc_id: object = None
     try:
@@ -115,6 +116,7 @@ def _answer(session_id: SessionId, frame: str | bytes) -> dict[str, Any]:
         if not isinstance(message, dict):
             raise RequestRefused("invalid-json", "a frame is a JSON object")
         rpc_id = message.get("id")
+        _services().sessions.require_owner(session_id, identity)  # every frame, not just the handshake
         params = message.get("params")
         if not isinstance(params, dict):
             raise RequestRefused("invalid-params", "params must be an object")

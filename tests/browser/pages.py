@@ -17,6 +17,8 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
+from ..support import Api
+
 T = TypeVar("T")
 TIMEOUT = 15
 NAVIGATING = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
@@ -83,3 +85,18 @@ class ChatPage:
 
     def wait_for_agent_text(self, fragment: str) -> None:
         WebDriverWait(self.driver, TIMEOUT).until(lambda d: any(fragment in t for t in self.agent_bubbles()))
+
+
+def api_for(driver: WebDriver, base_url: str) -> Api:
+    """An API client that acts as the person at this browser: it carries the browser's identity cookie."""
+    api = Api(base_url)
+    for cookie in driver.get_cookies():
+        api.http.cookies.set(cookie["name"], cookie["value"])
+    return api
+
+
+def browse_as(driver: WebDriver, api: Api) -> None:
+    """Let the browser act as this API client, e.g. for a session the client set up."""
+    driver.get(api.base + "/static/css/app.css")  # any page of the origin, so the cookie can be set
+    for cookie in api.http.cookies:
+        driver.add_cookie({"name": cookie.name, "value": cookie.value or "", "path": "/"})

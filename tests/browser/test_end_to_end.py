@@ -9,7 +9,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from ..conftest import LiveServer
 from ..support import Api, wait_for
-from .pages import ChatPage, order_of, wait_until
+from .pages import ChatPage, api_for, browse_as, order_of, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +64,7 @@ def test_fill_and_submit_every_field_kind(browser: WebDriver, live_server: LiveS
     row = browser.find_element(By.CSS_SELECTOR, ".surface-row")
     assert "submitted" in row.find_element(By.CSS_SELECTOR, ".state-badge").text
 
-    with Api(live_server.url) as api:
+    with api_for(browser, live_server.url) as api:
         events = api.events(session_id)
     submissions = [
         e for e in events if e["kind"] == "user/message" and "taskSurface" in e["payload"]["source"]
@@ -76,9 +76,10 @@ def test_fill_and_submit_every_field_kind(browser: WebDriver, live_server: LiveS
 def test_the_dock_submits_as_a_plain_form_without_javascript(
     browser: WebDriver, live_server: LiveServer
 ) -> None:
-    with Api(live_server.url) as api:
-        session_id = api.create_session()
-        api.show_surface(session_id, "plan")
+    api = Api(live_server.url)
+    session_id = api.create_session()
+    api.show_surface(session_id, "plan")
+    browse_as(browser, api)
     browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     browser.get(f"{live_server.url}/sessions/{session_id}")
     # Without script, the order's move buttons post the form and the page answers with the moved order.
@@ -88,8 +89,7 @@ def test_the_dock_submits_as_a_plain_form_without_javascript(
         "Not on Friday"
     )
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
-    with Api(live_server.url) as api:
-        events = api.settled(session_id)
+    events = api.settled(session_id)
     submitted = [e for e in events if e["kind"] == "user/message"][-1]["payload"]
     assert submitted["source"]["taskSurface"]["values"] == {
         "steps": ["backup", "schema", "verify", "switch"],

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from tasksurface.store.engine import normalise_url
 
 from ..server_process import ServerProcess
-from ..support import Api, Socket, new_id, wait_for
+from ..support import Api, new_id, wait_for
 
 VALUES = {
     "name": "2.0",
@@ -32,6 +32,13 @@ def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
+@pytest.fixture
+def api(server: ServerProcess) -> Iterator[Api]:
+    """One client for the whole test: its identity cookie outlives the restarts, as a browser's does."""
+    with Api(server.url) as client:
+        yield client
+
+
 def submissions_for(events: list[dict[str, Any]], surface: str) -> list[dict[str, Any]]:
     return [
         e
@@ -41,28 +48,26 @@ def submissions_for(events: list[dict[str, Any]], surface: str) -> list[dict[str
     ]
 
 
-def test_a_queued_submission_survives_a_kill_and_is_admitted_once(server: ServerProcess) -> None:
-    with Api(server.url) as api:
-        sid = api.create_session()
-        surface = api.show_surface(sid)
-        api.pause(sid)
-        submission_id = new_id()
-        accepted = api.submit(sid, surface, VALUES, submission_id)
+def test_a_queued_submission_survives_a_kill_and_is_admitted_once(server: ServerProcess, api: Api) -> None:
+    sid = api.create_session()
+    surface = api.show_surface(sid)
+    api.pause(sid)
+    submission_id = new_id()
+    accepted = api.submit(sid, surface, VALUES, submission_id)
     server.kill()
     server.start()
-    with Api(server.url) as api:
-        pending = api.get_active(sid, surface)["pending"]
-        assert pending == {
-            "submissionId": submission_id,
-            "messageId": accepted["messageId"],
-            "phase": "queued",
-        }
-        assert api.submit(sid, surface, VALUES, submission_id) == accepted  # the retry finds the durable row
-        api.pause(sid, False)
-        events = api.settled(sid)
-        [message] = submissions_for(events, surface)
-        assert message["payload"]["messageId"] == accepted["messageId"]
-        assert api.projection(sid)["active"] is None
+    pending = api.get_active(sid, surface)["pending"]
+    assert pending == {
+        "submissionId": submission_id,
+        "messageId": accepted["messageId"],
+        "phase": "queued",
+    }
+    assert api.submit(sid, surface, VALUES, submission_id) == accepted  # the retry finds the durable row
+    api.pause(sid, False)
+    events = api.settled(sid)
+    [message] = submissions_for(events, surface)
+    assert message["payload"]["messageId"] == accepted["messageId"]
+    assert api.projection(sid)["active"] is None
 
 
 def _block_event_inserts(database_url: str) -> tuple[sa.Connection, sa.Engine]:
@@ -75,69 +80,60 @@ def _block_event_inserts(database_url: str) -> tuple[sa.Connection, sa.Engine]:
 
 
 def test_a_claimed_but_uncommitted_submission_is_claimed_again_after_a_kill(
-    server: ServerProcess, database_url: str
+    server: ServerProcess, api: Api, database_url: str
 ) -> None:
-    with Api(server.url) as api:
-        sid = api.create_session()
-        surface = api.show_surface(sid)
-        head = len(api.events(sid))
-        if database_url.startswith("postgres"):
-            # Deterministic: admission blocks on the lock while the runner holds its claim.
-            connection, engine = _block_event_inserts(database_url)
-            try:
-                accepted = api.submit(sid, surface, VALUES)
-                wait_for(lambda: (api.get_active(sid, surface)["pending"] or {}).get("phase") == "claiming")
-                server.kill()
-            finally:
-                connection.exec_driver_sql("ROLLBACK")
-                connection.close()
-                engine.dispose()
-        else:
-            # SQLite locks the whole file, so kill on the push that announces the claim instead;
-            # the commit may or may not have happened, and either way there must be one message.
-            with Socket(
-                server.url.replace("http://", "ws://") + f"/ws/sessions/{sid}?after={head}"
-            ) as socket:
-                socket.receive_until(lambda m: m.get("type") == "hello")
-                killer = threading.Thread(
-                    target=lambda: (
-                        socket.receive_until(
-                            lambda m: (
-                                (m.get("taskSurface", {}).get("pending") or {}).get("phase") == "claiming"
-                            )
-                        ),
-                        server.kill(),
-                    )
+    sid = api.create_session()
+    surface = api.show_surface(sid)
+    head = len(api.events(sid))
+    if database_url.startswith("postgres"):
+        # Deterministic: admission blocks on the lock while the runner holds its claim.
+        connection, engine = _block_event_inserts(database_url)
+        try:
+            accepted = api.submit(sid, surface, VALUES)
+            wait_for(lambda: (api.get_active(sid, surface)["pending"] or {}).get("phase") == "claiming")
+            server.kill()
+        finally:
+            connection.exec_driver_sql("ROLLBACK")
+            connection.close()
+            engine.dispose()
+    else:
+        # SQLite locks the whole file, so kill on the push that announces the claim instead;
+        # the commit may or may not have happened, and either way there must be one message.
+        with api.socket(sid, after=head) as socket:
+            socket.receive_until(lambda m: m.get("type") == "hello")
+            killer = threading.Thread(
+                target=lambda: (
+                    socket.receive_until(
+                        lambda m: (m.get("taskSurface", {}).get("pending") or {}).get("phase") == "claiming"
+                    ),
+                    server.kill(),
                 )
-                killer.start()
-                accepted = api.submit(sid, surface, VALUES)
-                killer.join(15)
+            )
+            killer.start()
+            accepted = api.submit(sid, surface, VALUES)
+            killer.join(15)
     server.start()
-    with Api(server.url) as api:
-        events = api.settled(sid)
-        [message] = submissions_for(events, surface)
-        assert message["payload"]["messageId"] == accepted["messageId"]
-        assert api.projection(sid)["active"] is None
-        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    events = api.settled(sid)
+    [message] = submissions_for(events, surface)
+    assert message["payload"]["messageId"] == accepted["messageId"]
+    assert api.projection(sid)["active"] is None
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
 
 
 def test_a_retry_after_a_kill_right_after_the_commit_returns_the_original_message(
-    server: ServerProcess,
+    server: ServerProcess, api: Api
 ) -> None:
-    with Api(server.url) as api:
-        sid = api.create_session()
-        surface = api.show_surface(sid)
-        submission_id = new_id()
-        accepted = api.submit(sid, surface, VALUES, submission_id)
-        wait_for(lambda: submissions_for(api.events(sid), surface))
+    sid = api.create_session()
+    surface = api.show_surface(sid)
+    submission_id = new_id()
+    accepted = api.submit(sid, surface, VALUES, submission_id)
+    wait_for(lambda: submissions_for(api.events(sid), surface))
     server.kill()
     server.start()
-    with Api(server.url) as api:
-        before = api.events(sid)
-        assert api.submit(sid, surface, VALUES, submission_id) == accepted
-        assert (
-            api.submit(sid, surface, {**VALUES, "name": "other"}, submission_id)["reason"]
-            == "invalid-submission"
-        )
-        assert api.events(sid) == before  # nothing appended
-        assert len(submissions_for(before, surface)) == 1
+    before = api.events(sid)
+    assert api.submit(sid, surface, VALUES, submission_id) == accepted
+    assert (
+        api.submit(sid, surface, {**VALUES, "name": "other"}, submission_id)["reason"] == "invalid-submission"
+    )
+    assert api.events(sid) == before  # nothing appended
+    assert len(submissions_for(before, surface)) == 1

@@ -317,7 +317,7 @@ def test_a_bad_session_in_the_url_gets_an_error_and_a_close(api: Api) -> None:
         (f"{sid}?after=abc", "invalid-number"),
     ]
     for tail, code in cases:
-        sock = Socket(base + tail)
+        sock = Socket(base + tail, api.cookie())  # the owner's cookie: only the URL is wrong
         try:
             message = sock.receive()
             assert message == {

@@ -1,0 +1,114 @@
+"""Who is asking, whether they may, and the headers that keep model text inert in the browser.
+
+Identity: an anonymous id in the signed, HttpOnly, SameSite session cookie, or — behind a
+trusted auth proxy — the user named by a configured header. Every session route checks
+ownership through `owned()`; a session someone else owns is simply not found.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlsplit
+
+from flask import Flask, Request, Response, abort, current_app, request, session
+from flask.sessions import SecureCookieSessionInterface
+
+from ..config import Settings
+from ..domain import ids
+from ..services.container import Services
+from .errors import error_response
+
+COOKIE_NAME = "tasksurface_session"
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SAME_SITE_FETCH = frozenset({"same-origin", "none"})
+MAX_IDENTITY_CHARS = 150
+
+
+class _CookieInterface(SecureCookieSessionInterface):
+    """Marks the cookie Secure whenever the request came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(request.is_secure) or super().get_cookie_secure(app)
+
+
+def _settings() -> Settings:
+    services: Services = current_app.extensions["tasksurface"]
+    return services.settings
+
+
+def current_identity() -> str:
+    header = _settings().identity_header
+    if header:
+        name = request.headers.get(header, "").strip()
+        if not name or len(name) > MAX_IDENTITY_CHARS:
+            abort(error_response(401, "unauthenticated", f"the {header} header names no user"))
+        return "user:" + name
+    anonymous = session.get("uid")
+    if not isinstance(anonymous, str) or not ids.is_wire_id(anonymous):
+        anonymous = secrets.token_urlsafe(18)
+        session["uid"] = anonymous
+        session.permanent = True
+    return "anon:" + anonymous
+
+
+def owned(sid: str) -> ids.SessionId:
+    """Validate the id, then require that the caller owns the session (else 404)."""
+    session_id = ids.session_id(sid)
+    services: Services = current_app.extensions["tasksurface"]
+    services.sessions.require_owner(session_id, current_identity())
+    return session_id
+
+
+def _same_origin(req: Request) -> bool:
+    """Browsers say where a request comes from; requests that say nothing are not from a browser."""
+    site = req.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site in SAME_SITE_FETCH
+    origin = req.headers.get("Origin")
+    if origin is None:
+        return True
+    parts, here = urlsplit(origin), urlsplit(req.host_url)
+    return (parts.scheme, parts.netloc) == (here.scheme, here.netloc)
+
+
+def _refuse_cross_site() -> Response | None:
+    websocket = request.path.startswith("/ws/")
+    if (request.method in UNSAFE_METHODS or websocket) and not _same_origin(request):
+        return error_response(403, "cross-site-request", "requests from other sites are refused")
+    return None
+
+
+def _headers(response: Response) -> Response:
+    host = request.host
+    policy = "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            f"connect-src 'self' ws://{host} wss://{host}",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            f"frame-ancestors {_settings().frame_ancestors}",
+        )
+    )
+    response.headers["Content-Security-Policy"] = policy
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    if request.endpoint != "static":
+        response.headers.setdefault("Cache-Control", "no-store")  # private pages and data
+    return response
+
+
+def init_security(app: Flask, settings: Settings) -> None:
+    app.session_interface = _CookieInterface()
+    app.config.update(
+        SESSION_COOKIE_NAME=COOKIE_NAME,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 400,
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+    )
+    app.before_request(_refuse_cross_site)
+    app.after_request(_headers)
