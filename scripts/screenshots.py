@@ -44,15 +44,16 @@ def main() -> None:
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
+        client = requests.Session()  # its identity cookie is handed to the browser below
         try:
-            session_id = requests.post(f"{base}/api/sessions", json={}, timeout=10).json()["sessionId"]
-            requests.post(
+            session_id = client.post(f"{base}/api/sessions", json={}, timeout=10).json()["sessionId"]
+            client.post(
                 f"{base}/api/sessions/{session_id}/messages",
                 json={"text": f"/surface {args.demo}"},
                 timeout=10,
             )
             deadline = time.monotonic() + 10
-            while not requests.get(f"{base}/api/sessions/{session_id}/task-surface", timeout=10).json()[
+            while not client.get(f"{base}/api/sessions/{session_id}/task-surface", timeout=10).json()[
                 "active"
             ]:
                 if time.monotonic() > deadline:
@@ -60,14 +61,25 @@ def main() -> None:
                 time.sleep(0.05)
             for name, width, height, scheme in SHOTS:
                 path = out / f"{args.demo}-{name}.png"
-                shoot(f"{base}/sessions/{session_id}", path, width, height, scheme, Path(folder))
+                shoot(
+                    f"{base}/sessions/{session_id}", path, width, height, scheme, Path(folder), client.cookies
+                )
                 print(path)
         finally:
+            client.close()
             server.shutdown()
             app.extensions["tasksurface"].stop()
 
 
-def shoot(url: str, path: Path, width: int, height: int, scheme: str, folder: Path) -> None:
+def shoot(
+    url: str,
+    path: Path,
+    width: int,
+    height: int,
+    scheme: str,
+    folder: Path,
+    cookies: requests.cookies.RequestsCookieJar,
+) -> None:
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in (
@@ -93,6 +105,9 @@ def shoot(url: str, path: Path, width: int, height: int, scheme: str, folder: Pa
         driver.execute_cdp_cmd(
             "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
         )
+        driver.get(url.split("/sessions/")[0] + "/static/css/app.css")
+        for cookie in cookies:
+            driver.add_cookie({"name": cookie.name, "value": cookie.value or "", "path": "/"})
         driver.get(url)
         time.sleep(1.0)
         driver.save_screenshot(str(path))
