@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import requests
 import websocket
+
+from tasksurface.services.container import Services
 
 T = TypeVar("T")
 
@@ -191,3 +195,22 @@ class Socket:
         rpc_id = new_id()
         self.ws.send(json.dumps({"id": rpc_id, "method": method, "params": params}))
         return self.receive_until(lambda m: m.get("type") == "rpc" and m.get("id") == rpc_id)
+
+
+@contextmanager
+def held_claim(services: Services) -> Iterator[tuple[threading.Event, threading.Event]]:
+    """Wrap the runner's admission so a test can act while the claim is held open."""
+    claimed = threading.Event()
+    release = threading.Event()
+    original = services.runner._admit
+
+    def slow_admit(session_id, item):  # type: ignore[no-untyped-def]
+        claimed.set()
+        release.wait(10)
+        return original(session_id, item)
+
+    services.runner._admit = slow_admit  # type: ignore[method-assign]
+    try:
+        yield claimed, release
+    finally:
+        release.set()

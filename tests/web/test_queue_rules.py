@@ -8,10 +8,7 @@ Once the runner has claimed a row, queue actions on it find nothing.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -19,7 +16,7 @@ import requests
 
 from tasksurface.services.container import Services
 
-from ..support import Api, new_id, wait_for
+from ..support import Api, held_claim, new_id, wait_for
 
 FIELDS_VALUES = {
     "name": "1.4.0",
@@ -70,25 +67,6 @@ def paused_surface(api: Api) -> tuple[str, str, list[dict[str, Any]]]:
     surface = api.show_surface(sid, "fields")
     api.pause(sid)
     return sid, surface, api.events(sid)
-
-
-@contextmanager
-def held_claim(services: Services) -> Iterator[tuple[threading.Event, threading.Event]]:
-    """Wrap the runner's admission so a test can act while the claim is held open."""
-    claimed = threading.Event()
-    release = threading.Event()
-    original = services.runner._admit
-
-    def slow_admit(session_id, item):  # type: ignore[no-untyped-def]
-        claimed.set()
-        release.wait(10)
-        return original(session_id, item)
-
-    services.runner._admit = slow_admit  # type: ignore[method-assign]
-    try:
-        yield claimed, release
-    finally:
-        release.set()
 
 
 # -- pause, edit, steer, remove for ordinary input -----------------------------

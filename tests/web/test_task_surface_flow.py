@@ -10,7 +10,7 @@ from tasksurface.backends.demos import DEMOS
 from tasksurface.domain.ids import CallId, SessionId
 from tasksurface.services.container import Services
 
-from ..support import Api, new_id, wait_for
+from ..support import Api, held_claim, new_id, wait_for
 
 FIELDS_VALUES = {
     "name": "1.4.0",
@@ -62,22 +62,13 @@ def test_queued_then_claiming_then_committed(api: Api, services: Services) -> No
     [row] = api.queue(sid)
     assert row["source"]["taskSurface"]["surfaceId"] == surface  # the queued row keeps its correlation
     # Hold the runner's claim open to observe `claiming` from the outside.
-    claimed = threading.Event()
-    release = threading.Event()
-    original = services.runner._admit
-
-    def slow_admit(session_id, item):  # type: ignore[no-untyped-def]
-        claimed.set()
-        release.wait(10)
-        return original(session_id, item)
-
-    services.runner._admit = slow_admit  # type: ignore[method-assign]
-    api.pause(sid, False)
-    assert claimed.wait(10)
-    assert api.get_active(sid, surface)["pending"]["phase"] == "claiming"
-    assert api.queue(sid) == []  # the claimed row has left the queue
-    assert api.dismiss(sid, surface) == {"dismissed": False, "reason": "submission-pending"}
-    release.set()
+    with held_claim(services) as (claimed, release):
+        api.pause(sid, False)
+        assert claimed.wait(10)
+        assert api.get_active(sid, surface)["pending"]["phase"] == "claiming"
+        assert api.queue(sid) == []  # the claimed row has left the queue
+        assert api.dismiss(sid, surface) == {"dismissed": False, "reason": "submission-pending"}
+        release.set()
     api.settled(sid)
     assert api.get_active(sid, surface) == {"active": False, "reason": "not-open"}
 
