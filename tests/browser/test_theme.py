@@ -1,0 +1,58 @@
+"""The theme switch: auto → light → dark, kept across reloads, and nothing without script."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from ..conftest import LiveServer
+from .pages import wait_until
+
+pytestmark = pytest.mark.browser
+
+
+def _background(driver: WebDriver) -> str:
+    return str(driver.execute_script("return getComputedStyle(document.body).backgroundColor"))
+
+
+def test_the_theme_switch_cycles_and_persists(browser: WebDriver, live_server: LiveServer) -> None:
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]}
+    )
+    browser.get(live_server.url + "/")
+    toggle = wait_until(browser, lambda d: d.find_element(By.ID, "theme-toggle"))
+    assert toggle.is_displayed() and toggle.text == "Theme: auto"
+    light = _background(browser)
+    toggle.send_keys(Keys.ENTER)  # auto → light
+    assert browser.find_element(By.ID, "theme-toggle").text == "Theme: light"
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "light"
+    toggle.send_keys(Keys.SPACE)  # light → dark
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
+    dark = _background(browser)
+    assert dark != light
+    browser.refresh()
+    wait_until(browser, lambda d: d.find_element(By.ID, "theme-toggle").text == "Theme: dark")
+    assert _background(browser) == dark  # applied before the page is shown again
+    browser.find_element(By.ID, "theme-toggle").click()  # dark → auto: the system preference again
+    assert browser.execute_script("return document.documentElement.dataset.theme") is None
+    assert _background(browser) == light
+
+
+def test_the_system_preference_decides_in_auto(browser: WebDriver, live_server: LiveServer) -> None:
+    browser.get(live_server.url + "/")
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]}
+    )
+    light = _background(browser)
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}
+    )
+    assert _background(browser) != light
+
+
+def test_without_script_the_switch_is_not_offered(browser: WebDriver, live_server: LiveServer) -> None:
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    browser.get(live_server.url + "/")
+    assert not browser.find_element(By.ID, "theme-toggle").is_displayed()
