@@ -15,6 +15,7 @@ from ..store.engine import PROJECT_ROOT
 from . import api, pages, push, views, ws
 from .diffview import diff_lines
 from .errors import register_error_handlers
+from .i18n import init_i18n
 from .markdown import render_markdown
 from .security import init_security
 
@@ -41,6 +42,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ws.sock.init_app(app)
     register_error_handlers(app)
     init_security(app, settings)
+    init_i18n(app, instance_path())
     app.jinja_env.globals.update(
         render_markdown=render_markdown, diff_lines=diff_lines, ordered_options=views.ordered_options
     )

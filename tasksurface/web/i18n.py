@@ -1,0 +1,84 @@
+"""Product chrome in English and Simplified Chinese; the model's own text is shown as written.
+
+The language comes from a `lang` cookie set by the switch, else from the browser's
+Accept-Language. Catalogs live in tasksurface/translations and compile at install.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Flask, redirect, request
+from flask_babel import Babel, get_locale, gettext
+from werkzeug.wrappers import Response as BaseResponse
+
+LANGUAGES = {"en": "English", "zh": "简体中文"}
+HTML_LANG = {"en": "en", "zh": "zh-Hans"}
+COOKIE = "lang"
+CATALOGS = Path(__file__).resolve().parents[1] / "translations"
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES), default="en") or "en"
+
+
+def reason_text(reason: str) -> str:
+    """Why a submission or dismissal was not taken, in words for the person at the dock."""
+    texts: dict[str, str] = {
+        "invalid-submission": gettext("please check the highlighted fields"),
+        "not-open": gettext("this panel is no longer open"),
+        "stale": gettext("another panel has replaced this one"),
+        "submission-pending": gettext("an answer is already on its way"),
+    }
+    return texts.get(reason, reason)
+
+
+def _switch_language() -> BaseResponse:
+    lang = request.form.get("lang", "")
+    target = request.form.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"  # only paths on this site: the switch is no open redirect
+    response = redirect(target, 303)
+    if lang in LANGUAGES:
+        response.set_cookie(COOKIE, lang, max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
+    return response
+
+
+def compiled_catalogs(instance: Path) -> Path:
+    """Compile the shipped .po catalogs into the instance folder when they are new or changed,
+    so neither an install step nor a writable package folder is needed."""
+    target = instance / "translations"
+    for po in CATALOGS.glob("*/LC_MESSAGES/messages.po"):
+        mo = target / po.relative_to(CATALOGS).with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        with po.open("rb") as source:
+            catalog = read_po(source)
+        partial = mo.with_suffix(".mo.partial")
+        with partial.open("wb") as compiled:
+            write_mo(compiled, catalog)
+        partial.replace(mo)  # atomic: a second process never reads half a catalog
+    return target
+
+
+def init_i18n(app: Flask, instance: Path) -> None:
+    Babel(
+        app, locale_selector=select_locale, default_translation_directories=str(compiled_catalogs(instance))
+    )
+    app.add_url_rule("/language", "language", _switch_language, methods=["POST"])
+
+    @app.context_processor
+    def _language() -> dict[str, object]:
+        current = str(get_locale() or "en")
+        return {
+            "languages": LANGUAGES,
+            "current_language": current,
+            "html_lang": HTML_LANG.get(current, "en"),
+            "reason_text": reason_text,
+        }

@@ -1,0 +1,59 @@
+"""English and Simplified Chinese chrome; the model's own words are shown as written."""
+
+from __future__ import annotations
+
+from ..support import Api
+
+
+def test_the_browser_language_chooses_the_chrome(api: Api) -> None:
+    sid = api.create_session()
+    api.show_surface(sid, "plan")
+    english = api.get(f"/sessions/{sid}", headers={"Accept-Language": "en-US,en;q=0.9"}).text
+    chinese = api.get(f"/sessions/{sid}", headers={"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}).text
+    assert '<html lang="en">' in english and ">Send</button>" in english and ">Dismiss</button>" in english
+    assert '<html lang="zh-Hans">' in chinese and ">发送</button>" in chinese and ">关闭</button>" in chinese
+    assert "Send</button>" not in chinese
+    # The model's text is data, never translated.
+    for text in ("Order the migration plan", "Take a full backup", "Use this order"):
+        assert text in english and text in chinese
+
+
+def test_the_switch_overrides_the_browser_and_is_kept(api: Api) -> None:
+    sid = api.create_session()
+    response = api.post("/language", data={"lang": "zh", "next": f"/sessions/{sid}"}, allow_redirects=False)
+    assert response.status_code == 303 and response.headers["Location"] == f"/sessions/{sid}"
+    page = api.get(f"/sessions/{sid}", headers={"Accept-Language": "en"}).text
+    assert ">发送</button>" in page and 'value="en"' in page  # the switch now offers English
+    api.post("/language", data={"lang": "en", "next": "/"})
+    assert ">Send</button>" in api.get(f"/sessions/{sid}", headers={"Accept-Language": "zh"}).text
+
+
+def test_the_switch_redirects_only_within_the_site(api: Api) -> None:
+    for target in ("https://evil.example/", "//evil.example/x", "javascript:alert(1)"):
+        response = api.post("/language", data={"lang": "zh", "next": target}, allow_redirects=False)
+        assert response.headers["Location"] == "/"
+
+
+def test_an_unknown_language_falls_back_to_english(api: Api) -> None:
+    assert ">Start a new session</button>" in api.get("/", headers={"Accept-Language": "fr-FR,de"}).text
+    api.post("/language", data={"lang": "xx"})
+    assert ">Start a new session</button>" in api.get("/", headers={"Accept-Language": "fr"}).text
+
+
+def test_every_chinese_message_is_translated_and_keeps_its_placeholders() -> None:
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    path = Path(__file__).resolve().parents[2] / "tasksurface/translations/zh/LC_MESSAGES/messages.po"
+    with path.open("rb") as source:
+        catalog = read_po(source)
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        assert all(strings), f"untranslated: {ids[0]!r}"
+        wanted = set(re.findall(r"%\(\w+\)[sd]", ids[0]))
+        assert all(set(re.findall(r"%\(\w+\)[sd]", s)) == wanted for s in strings), ids[0]
