@@ -1,0 +1,56 @@
+"""axe-core finds no serious or critical violation on the chat page with every kind docked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from ..conftest import LiveServer
+from ..support import Api
+from .pages import browse_as, wait_until
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _axe(driver: WebDriver) -> list[dict[str, Any]]:
+    if not AXE.exists():
+        pytest.fail("axe-core is missing: the README's test command installs it with npm")
+    driver.execute_script(AXE.read_text())
+    result: dict[str, Any] = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r), e => done({error: String(e)}));"
+    )
+    assert "error" not in result, result
+    violations: list[dict[str, Any]] = result["violations"]
+    return violations
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_docked_all_demo_has_no_serious_violation(
+    browser: WebDriver, live_server: LiveServer, scheme: str
+) -> None:
+    api = Api(live_server.url)
+    sid = api.create_session()
+    api.show_surface(sid, "all")
+    browse_as(browser, api)
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    )
+    browser.get(f"{live_server.url}/sessions/{sid}")
+    wait_until(browser, lambda d: d.find_element("id", "task-surface-dock"))
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
+    report = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    assert serious == [], report
+    api.http.close()
+
+
+def test_the_index_page_has_no_serious_violation(browser: WebDriver, live_server: LiveServer) -> None:
+    browser.get(live_server.url + "/")
+    serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
+    assert serious == [], [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
