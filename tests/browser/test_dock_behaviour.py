@@ -1,0 +1,153 @@
+"""The dock as people use it: keyboard only, focus, collapse, rejection, drafts, narrow screens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from ..conftest import LiveServer
+from ..support import Api
+from .pages import ChatPage, browse_as, wait_until
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def database_url(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """Browser behaviour does not depend on the database; SQLite keeps these quick."""
+    yield f"sqlite:///{tmp_path / 'browser.sqlite3'}"
+
+
+def _open(browser: WebDriver, live_server: LiveServer, demo: str) -> tuple[Api, str, ChatPage]:
+    api = Api(live_server.url)
+    sid = api.create_session()
+    api.show_surface(sid, demo)
+    browse_as(browser, api)
+    page = ChatPage(browser, live_server.url)
+    page.open(sid)
+    page.dock()
+    return api, sid, page
+
+
+def _active_id(browser: WebDriver) -> str:
+    return str(browser.switch_to.active_element.get_attribute("id") or "")
+
+
+def test_keyboard_only_submit_and_focus_returns_to_the_composer(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    api, sid, page = _open(browser, live_server, "plan")
+    title = browser.find_element(By.ID, "dock-title")
+    title.click()  # start where the dock puts focus when it opens
+    # Tab forward until the constraints textarea, type, then Tab to the submit button and press Enter.
+    for _ in range(30):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        if _active_id(browser) == "dock-f-constraints":
+            break
+    assert _active_id(browser) == "dock-f-constraints"
+    browser.switch_to.active_element.send_keys("Only after 18:00")
+    for _ in range(10):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        if browser.switch_to.active_element.get_attribute("data-action") == "submit":
+            break
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("data-action") == "submit"
+    outline = browser.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused)
+    assert outline != "none"  # visible focus
+    focused.send_keys(Keys.ENTER)
+    wait_until(browser, lambda d: _active_id(d) == "composer-text")
+    page.wait_dock_gone()
+    events = api.settled(sid)
+    values = [e for e in events if e["kind"] == "user/message"][-1]["payload"]["source"]["taskSurface"][
+        "values"
+    ]
+    assert values["constraints"] == "Only after 18:00"
+    api.http.close()
+
+
+def test_escape_collapses_and_the_button_expands(browser: WebDriver, live_server: LiveServer) -> None:
+    api, _, _ = _open(browser, live_server, "review")
+    dock = browser.find_element(By.ID, "task-surface-dock")
+    toggle = dock.find_element(By.CSS_SELECTOR, ".dock-collapse")
+    assert toggle.is_displayed() and toggle.get_attribute("aria-expanded") == "true"
+    browser.find_element(By.ID, "dock-title").send_keys(Keys.ESCAPE)
+    assert "collapsed" in str(dock.get_attribute("class"))
+    assert not browser.find_element(By.ID, "dock-body").is_displayed()
+    assert toggle.get_attribute("aria-expanded") == "false" and _active_id(browser) == ""  # focus on toggle
+    assert browser.switch_to.active_element == toggle
+    toggle.send_keys(Keys.ENTER)
+    assert browser.find_element(By.ID, "dock-body").is_displayed()
+    api.http.close()
+
+
+def test_a_rejection_keeps_the_values_and_names_the_field(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    api, sid, page = _open(browser, live_server, "fields")
+    page.field("notes").find_element(By.TAG_NAME, "textarea").send_keys("kept after the rejection")
+    page.field("channel").find_element(By.CSS_SELECTOR, "input[value=beta]").send_keys(Keys.SPACE)
+    browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()  # the name is required
+    wait_until(browser, lambda d: "has-problem" in str(page.field("name").get_attribute("class")))
+    assert "required" in page.field("name").text
+    assert page.field("notes").find_element(By.TAG_NAME, "textarea").get_attribute("value") == (
+        "kept after the rejection"
+    )
+    assert "Not sent" in browser.find_element(By.ID, "dock-status").text
+    assert _active_id(browser) == "dock-f-name"  # focus moves to the first problem
+    assert api.queue(sid) == []
+    # Fixing it and sending again works, with the values still there.
+    browser.switch_to.active_element.send_keys("Aurora")
+    browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
+    page.wait_dock_gone()
+    api.http.close()
+
+
+def test_a_draft_survives_a_reload_and_stays_in_its_session(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    api, sid, page = _open(browser, live_server, "fields")
+    page.field("name").find_element(By.TAG_NAME, "input").send_keys("Draft name")
+    page.field("announce").find_element(By.CSS_SELECTOR, "input[role=switch]").send_keys(Keys.SPACE)
+    page.open(sid)
+    page.dock()
+    assert page.field("name").find_element(By.TAG_NAME, "input").get_attribute("value") == "Draft name"
+    assert page.field("announce").find_element(By.CSS_SELECTOR, "input[role=switch]").is_selected()
+    # Nothing of the draft reached the server.
+    assert all("Draft name" not in str(e["payload"]) for e in api.events(sid)) and api.queue(sid) == []
+    # Another session with the same demo starts clean.
+    other = api.create_session()
+    api.show_surface(other, "fields")
+    page.open(other)
+    page.dock()
+    assert page.field("name").find_element(By.TAG_NAME, "input").get_attribute("value") == ""
+    # Once the submission is durable, the draft is gone.
+    page.open(sid)
+    page.dock()
+    page.field("channel").find_element(By.CSS_SELECTOR, "input[value=stable]").send_keys(Keys.SPACE)
+    browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
+    page.wait_dock_gone()
+    keys = browser.execute_script(
+        "return Object.keys(localStorage).filter(k => k.includes(arguments[0]))", sid
+    )
+    assert keys == []
+    api.http.close()
+
+
+def test_the_narrow_layout_has_no_sideways_scroll(browser: WebDriver, live_server: LiveServer) -> None:
+    browser.set_window_size(360, 800)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True},
+    )
+    api, _, _ = _open(browser, live_server, "all")
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 360
+    grid = browser.find_element(By.CSS_SELECTOR, "#task-surface-dock .layout-grid")
+    columns = browser.execute_script("return getComputedStyle(arguments[0]).gridTemplateColumns", grid)
+    assert len(str(columns).split()) == 1  # the 3-column grid collapsed
+    api.http.close()
