@@ -7,7 +7,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
+from flask_compress import Compress
 
 from ..config import instance_path, load_settings
 from ..services.container import build_services
@@ -18,6 +19,25 @@ from .errors import register_error_handlers
 from .i18n import init_i18n
 from .markdown import render_markdown
 from .security import init_security
+
+
+def init_compression(app: Flask) -> None:
+    """Pages, JSON, the script and the stylesheet travel compressed.
+
+    Static files are streamed from disk; they are small, so they are read whole first and
+    compressed like any other response (compressing the stream itself left files open).
+    """
+    app.config.update(COMPRESS_STREAMS=False)
+    Compress(app)
+
+    @app.after_request  # registered after Compress, so it runs before it
+    def _read_static_whole(response: Response) -> Response:
+        if request.endpoint == "static" and response.direct_passthrough and response.status_code == 200:
+            response.direct_passthrough = False
+            body = b"".join(response.response)  # type: ignore[arg-type]
+            response.close()
+            response.set_data(body)
+        return response
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -43,6 +63,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     init_security(app, settings)
     init_i18n(app, instance_path())
+    init_compression(app)
     app.jinja_env.globals.update(
         render_markdown=render_markdown, diff_lines=diff_lines, ordered_options=views.ordered_options
     )
