@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from .domain.limits import Limits
 
@@ -28,6 +28,16 @@ class Settings(BaseModel):
     limits: Limits = Limits()
     history_page: int = 50
     """Transcript events per page; older pages load on demand."""
+    openai_base_url: str | None = None
+    """`OPENAI_BASE_URL`: the OpenAI-compatible endpoint; unset means OpenAI's own."""
+    openai_api_key: SecretStr | None = None
+    """`OPENAI_API_KEY`; a secret, so it never shows in a repr or a log line."""
+    openai_model: str | None = None
+    """`TASKSURFACE_OPENAI_MODEL`: the provider's model name."""
+    model_timeout: float = Field(default=60.0, gt=0)
+    """`TASKSURFACE_MODEL_TIMEOUT`: seconds to connect, and to wait for each piece of a reply."""
+    model_max_retries: int = Field(default=2, ge=0, le=10)
+    """`TASKSURFACE_MODEL_MAX_RETRIES`: retries, with backoff, after a timeout, 408, 409, 429 or 5xx."""
     environment: Literal["development", "production"] = "development"
     """In production the signing key must be set explicitly."""
     identity_header: str | None = None
@@ -62,6 +72,15 @@ def development_secret_key() -> str:
     return path.read_text().strip()
 
 
+_MODEL_SETTINGS = (
+    ("OPENAI_BASE_URL", "openai_base_url"),
+    ("OPENAI_API_KEY", "openai_api_key"),
+    ("TASKSURFACE_OPENAI_MODEL", "openai_model"),
+    ("TASKSURFACE_MODEL_TIMEOUT", "model_timeout"),
+    ("TASKSURFACE_MODEL_MAX_RETRIES", "model_max_retries"),
+)
+
+
 def _flag(value: str) -> bool:
     return value.strip().lower() not in ("0", "false", "no", "off", "")
 
@@ -78,6 +97,9 @@ def load_settings(overrides: Mapping[str, Any] | None = None) -> Settings:
         values["auto_migrate"] = _flag(env["TASKSURFACE_AUTO_MIGRATE"])
     if "TASKSURFACE_SECRET_KEY" in env:
         values["secret_key"] = env["TASKSURFACE_SECRET_KEY"]
+    for name, key in _MODEL_SETTINGS:
+        if env.get(name):
+            values[key] = env[name]
     for name, key in (
         ("TASKSURFACE_ENV", "environment"),
         ("TASKSURFACE_IDENTITY_HEADER", "identity_header"),

@@ -394,8 +394,35 @@
 
   const events = $("#events");
 
+  // The agent's reply while it streams: one provisional bubble at the end of the transcript,
+  // hidden from screen readers (they hear the logged message once), replaced by the first
+  // logged event that follows.
+  function showPartial(text) {
+    if (paging || typeof text !== "string") return;
+    let row = document.getElementById("partial-reply");
+    if (!row) {
+      row = document.createElement("li");
+      row.id = "partial-reply";
+      row.className = "event event-partial";
+      row.setAttribute("aria-hidden", "true");
+      const bubble = document.createElement("div");
+      bubble.className = "bubble bubble-agent plain-text";
+      bubble.dataset.provisional = "true";
+      row.appendChild(bubble);
+      events.appendChild(row);
+    }
+    row.firstChild.textContent = text;
+    window.scrollTo({ top: document.body.scrollHeight });
+  }
+
+  function clearPartial() {
+    const row = document.getElementById("partial-reply");
+    if (row) row.remove();
+  }
+
   function appendEvents(list) {
     if (paging) return;
+    if (list.length) clearPartial();
     list.forEach((event) => {
       if (event.seq <= lastSeq || document.getElementById("ev-" + event.seq)) return;
       const holder = document.createElement("template");
@@ -476,11 +503,16 @@
   function apply(message) {
     switch (message.type) {
       case "hello":
+        clearPartial(); // a reconnect starts from the log; the next partial shows the rest
+      // falls through
       case "change":
         appendEvents(message.events || []);
         replaceRows(message.rows);
         applyQueue(message.queue);
         applySurface(message.taskSurface);
+        break;
+      case "partial":
+        showPartial(message.text);
         break;
       case "reset":
         if (!paging) window.location.reload();

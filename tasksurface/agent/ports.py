@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..domain.events import SessionEvent
 from ..domain.ids import SessionId
@@ -38,6 +38,21 @@ class ModelBackend(Protocol):
     def respond(self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition]) -> ModelReply: ...
 
 
+TextSink = Callable[[str], None]
+"""Receives each piece of the assistant's text as it arrives, before the reply is logged."""
+
+
+@runtime_checkable
+class StreamingModelBackend(Protocol):
+    """A backend that can also report its text while it streams; the final reply still counts."""
+
+    def respond(self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition]) -> ModelReply: ...
+
+    def respond_streaming(
+        self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition], on_text: TextSink
+    ) -> ModelReply: ...
+
+
 class ModelError(Exception):
     """The backend could not answer; the turn ends with an `agent/error` event."""
 
@@ -56,6 +71,14 @@ class Notifier(Protocol):
         reset: bool = False,
     ) -> None:
         """`reset` means the history itself changed (a rewind): reload rather than append."""
+
+
+@runtime_checkable
+class ProgressSink(Protocol):
+    """Shows work in progress that is not in the log yet; a notifier may also be one."""
+
+    def partial(self, session_id: SessionId, text: str) -> None:
+        """The assistant's text so far in this model step; the logged event replaces it."""
 
 
 class InboxObserver(Protocol):

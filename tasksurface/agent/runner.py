@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
@@ -18,13 +19,24 @@ from ..store import inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem
 from .claims import ClaimRegistry
-from .ports import InboxObserver, ModelBackend, ModelError, ModelReply, Notifier, Outcome
+from .ports import (
+    InboxObserver,
+    ModelBackend,
+    ModelError,
+    ModelReply,
+    Notifier,
+    Outcome,
+    ProgressSink,
+    StreamingModelBackend,
+)
 from .tools import ToolContext, ToolRegistry
 
 logger = logging.getLogger(__name__)
 
 MAX_MODEL_STEPS = 8
 NOT_RUN = "not run: an earlier call in this response ended the turn"
+PARTIAL_INTERVAL = 0.05
+"""Seconds between pushes of streamed text: each push carries all text so far, so skipping is safe."""
 
 
 class RunnerPool:
@@ -39,6 +51,7 @@ class RunnerPool:
         notifier: Notifier,
         observers: Sequence[InboxObserver] = (),
         clock: Callable[[], datetime] | None = None,
+        progress: ProgressSink | None = None,
     ) -> None:
         from datetime import UTC
 
@@ -49,6 +62,7 @@ class RunnerPool:
         self.notifier = notifier
         self.observers = list(observers)
         self.clock = clock or (lambda: datetime.now(UTC))
+        self.progress = progress
         self._lock = threading.Lock()
         self._threads: dict[SessionId, threading.Thread] = {}
         self._wakeups: set[SessionId] = set()
@@ -183,7 +197,7 @@ class RunnerPool:
             with self.database.read() as db:
                 history = log.events_after(db, session_id, 0)
             try:
-                reply = self.backend.respond(history, self.tools.definitions())
+                reply = self._ask_model(session_id, history)
             except ModelError as exc:
                 self._append(session_id, NewEvent("agent/error", {"message": str(exc)}))
                 return
@@ -196,6 +210,14 @@ class RunnerPool:
                 return
             if not self._apply_reply(session_id, reply):
                 return
+
+    def _ask_model(self, session_id: SessionId, history: Sequence[SessionEvent]) -> ModelReply:
+        """One model step; a streaming backend's text is shown as it arrives when someone listens."""
+        definitions = self.tools.definitions()
+        sink = self.progress
+        if sink is None or not isinstance(self.backend, StreamingModelBackend):
+            return self.backend.respond(history, definitions)
+        return self.backend.respond_streaming(history, definitions, _PartialText(session_id, sink).add)
 
     def _apply_reply(self, session_id: SessionId, reply: ModelReply) -> bool:
         """Log the reply and run its tool calls in order; `True` when the model should go on."""
@@ -227,3 +249,24 @@ class RunnerPool:
 
 class _Discard(Exception):
     pass
+
+
+class _PartialText:
+    """Collects streamed pieces and shows the text so far, at most every PARTIAL_INTERVAL."""
+
+    def __init__(self, session_id: SessionId, sink: ProgressSink) -> None:
+        self.session_id = session_id
+        self.sink = sink
+        self.text = ""
+        self.shown_at = float("-inf")
+
+    def add(self, piece: str) -> None:
+        self.text += piece
+        now = time.monotonic()
+        if not piece or now - self.shown_at < PARTIAL_INTERVAL:
+            return
+        self.shown_at = now
+        try:
+            self.sink.partial(self.session_id, self.text)
+        except Exception:  # a provisional view must never stop the model
+            logger.exception("showing streamed text of session %s failed", self.session_id)

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..agent.claims import ClaimRegistry
-from ..agent.ports import ModelBackend, Notifier
+from ..agent.ports import ModelBackend, Notifier, ProgressSink
 from ..agent.runner import RunnerPool
 from ..agent.tools import ToolRegistry
+from ..backends.call_tool import CallTool
+from ..backends.openai_chat import OpenAIChatBackend, OpenAIChatConfig
 from ..backends.scripted import ScriptedBackend
 from ..config import Settings
 from ..store.db import Database
@@ -46,19 +48,44 @@ def _utcnow() -> datetime:
 def build_backend(settings: Settings) -> ModelBackend:
     if settings.model == "scripted":
         return ScriptedBackend()
+    if settings.model == "openai":
+        if not settings.openai_model:
+            raise ValueError("TASKSURFACE_MODEL=openai needs TASKSURFACE_OPENAI_MODEL (the model name)")
+        if settings.openai_api_key is None:
+            raise ValueError(
+                "TASKSURFACE_MODEL=openai needs OPENAI_API_KEY; "
+                "for a local server that checks none, any value will do"
+            )
+        return OpenAIChatBackend(
+            OpenAIChatConfig(
+                model=settings.openai_model,
+                api_key=settings.openai_api_key.get_secret_value(),
+                base_url=settings.openai_base_url,
+                timeout=settings.model_timeout,
+                max_retries=settings.model_max_retries,
+            )
+        )
     raise ValueError(f"model backend {settings.model!r} is not available in this build")
 
 
 def build_tools(settings: Settings) -> ToolRegistry:
+    """`native`: the tools themselves; `code`: only the dispatcher; `both`: the tools and the dispatcher.
+
+    `show_task_surface` needs a direct call (its presentation metadata cannot cross a nested
+    dispatch), so `code` mode leaves it out altogether.
+    """
     tools = ToolRegistry()
     if settings.tool_mode in ("native", "both"):
         tools.add(ShowTaskSurface(settings.limits))
+    if settings.tool_mode in ("code", "both"):
+        tools.add(CallTool())
     return tools
 
 
 def build_services(
     settings: Settings, notifier: Notifier, clock: Callable[[], datetime] = _utcnow
 ) -> Services:
+    backend = build_backend(settings)  # a configuration mistake stops the start before any I/O
     database = Database(make_engine(settings.database_url))
     try:
         if settings.auto_migrate:
@@ -70,8 +97,10 @@ def build_services(
         raise
     claims = ClaimRegistry()
     journal = OutcomeJournal()
+    # A notifier that can also show work in progress (the push hub) gets the streamed text.
+    progress = notifier if isinstance(notifier, ProgressSink) else None
     runner = RunnerPool(
-        database, claims, build_backend(settings), build_tools(settings), notifier, [journal], clock
+        database, claims, backend, build_tools(settings), notifier, [journal], clock, progress
     )
     sessions = SessionService(database, claims, notifier, runner.wake, clock, [journal])
     surfaces = TaskSurfaceService(database, claims, notifier, runner.wake, clock, settings.limits)

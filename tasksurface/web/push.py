@@ -91,6 +91,18 @@ class PushHub:
             for subscription in subscribers:
                 subscription.put(message)
 
+    def partial(self, session_id: SessionId, text: str) -> None:
+        """The agent's reply so far; pages show it provisionally until the logged message lands."""
+        with self._lock:
+            subscribers = list(self._subscribers.get(session_id, ()))
+            session_lock = self._session_locks[session_id]
+        if not subscribers:
+            return
+        # Under the session lock, so a partial never overtakes the change that came before it.
+        with session_lock:
+            for subscription in subscribers:
+                subscription.put({"type": "partial", "text": text})
+
     def _message(
         self,
         services: Services,

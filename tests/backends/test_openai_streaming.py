@@ -1,0 +1,78 @@
+"""Streamed text reaches the page as it arrives, then the logged message replaces it."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+from ..support import Api
+from .scenes import SURFACE_ARGS, kinds
+from .wire import Call, Stream, WireServer
+
+
+def _logged(message: dict[str, Any], kind: str) -> bool:
+    return message.get("type") == "change" and any(e["kind"] == kind for e in message.get("events", []))
+
+
+def _label(message: dict[str, Any]) -> str:
+    if message["type"] == "partial":
+        return "partial"
+    return ",".join(e["kind"] for e in message.get("events", []))
+
+
+def test_text_is_pushed_piece_by_piece_before_the_final_message(api: Api, wire: WireServer) -> None:
+    wire.script(Stream(text=["Hel", "lo, ", "wor", "ld."], delay=0.12))
+    sid = api.create_session()
+    with api.socket(sid) as socket:
+        socket.receive_until(lambda m: m["type"] == "hello")
+        api.send(sid, "hi")
+        socket.receive_until(lambda m: _logged(m, "assistant/message"))
+
+    partials = [m["text"] for m in socket.seen if m["type"] == "partial"]
+    # Each push is the whole text so far; pieces closer than PARTIAL_INTERVAL may share a push.
+    assert partials[0] == "Hel" and len(partials) >= 3
+    assert all(later.startswith(earlier) and later != earlier for earlier, later in pairwise(partials))
+    assert "Hello, world.".startswith(partials[-1])
+    labels = [_label(m) for m in socket.seen]
+    assert labels.index("user/message") < labels.index("partial") < labels.index("assistant/message")
+    assert "partial" not in labels[labels.index("assistant/message") :]
+    assert kinds(api.settled(sid)) == ["user/message", "assistant/message"]
+
+
+def test_text_before_a_panel_streams_too_and_nothing_streams_for_tool_arguments(
+    api: Api, wire: WireServer
+) -> None:
+    wire.script(
+        Stream(
+            text=["One ", "moment."],
+            calls=[Call("call_colour_001", "show_task_surface", SURFACE_ARGS, pieces=5)],
+            delay=0.08,
+        )
+    )
+    sid = api.create_session()
+    with api.socket(sid) as socket:
+        socket.receive_until(lambda m: m["type"] == "hello")
+        api.send(sid, "which colour?")
+        socket.receive_until(lambda m: _logged(m, "tool/result"))
+
+    partials = [m["text"] for m in socket.seen if m["type"] == "partial"]
+    assert partials[0] == "One " and all("One moment.".startswith(p) for p in partials)
+    assert api.projection(sid)["active"]["callId"] == "call_colour_001"
+
+
+def test_a_stream_that_breaks_off_becomes_an_error_event(api: Api, wire: WireServer) -> None:
+    wire.script(Stream(text=["Half an ans"], truncate=True))
+    sid = api.create_session()
+    api.send(sid, "hello")
+    events = api.settled(sid)
+    assert kinds(events) == ["user/message", "agent/error"]
+    assert "broke off" in events[1]["payload"]["message"]
+
+
+def test_an_answer_with_nothing_in_it_is_an_error_not_silence(api: Api, wire: WireServer) -> None:
+    wire.script(Stream(text=["\n", "  "]))
+    sid = api.create_session()
+    api.send(sid, "hello")
+    events = api.settled(sid)
+    assert kinds(events) == ["user/message", "agent/error"]
+    assert "empty answer (finish reason: stop)" in events[1]["payload"]["message"]
