@@ -38,6 +38,8 @@ class Settings(BaseModel):
     """`TASKSURFACE_MODEL_TIMEOUT`: seconds to connect, and to wait for each piece of a reply."""
     model_max_retries: int = Field(default=2, ge=0, le=10)
     """`TASKSURFACE_MODEL_MAX_RETRIES`: retries, with backoff, after a timeout, 408, 409, 429 or 5xx."""
+    task_surface: bool = True
+    """`TASKSURFACE_TASK_SURFACE=0` turns the feature off: not advertised, not drawn, log kept."""
     environment: Literal["development", "production"] = "development"
     """In production the signing key must be set explicitly."""
     identity_header: str | None = None
@@ -93,6 +95,8 @@ def load_settings(overrides: Mapping[str, Any] | None = None) -> Settings:
         values["model"] = env["TASKSURFACE_MODEL"]
     if "TASKSURFACE_TOOL_MODE" in env:
         values["tool_mode"] = env["TASKSURFACE_TOOL_MODE"]
+    if "TASKSURFACE_TASK_SURFACE" in env:
+        values["task_surface"] = _flag(env["TASKSURFACE_TASK_SURFACE"])
     if "TASKSURFACE_AUTO_MIGRATE" in env:
         values["auto_migrate"] = _flag(env["TASKSURFACE_AUTO_MIGRATE"])
     if "TASKSURFACE_SECRET_KEY" in env:

@@ -19,9 +19,12 @@
   const DRAFT_BUDGET = 256 * 1024; // bytes of all drafts together; the oldest go first
   const DRAFT_MAX = 32 * 1024; // one draft; larger is not kept
 
+  const surfacesOn = body.dataset.taskSurface !== "off"; // off: no dock, so no draft store either
+
   const drafts = {
     key: (surfaceId) => DRAFT_PREFIX + sessionId + ":" + surfaceId,
     read(surfaceId) {
+      if (!surfacesOn) return null;
       try {
         const raw = localStorage.getItem(this.key(surfaceId));
         return raw ? JSON.parse(raw) : null;
@@ -30,6 +33,7 @@
       }
     },
     write(surfaceId, draft) {
+      if (!surfacesOn) return;
       try {
         const raw = JSON.stringify({ ...draft, savedAt: Date.now() });
         if (raw.length * 2 > DRAFT_MAX) return;

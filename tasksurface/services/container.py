@@ -75,7 +75,7 @@ def build_tools(settings: Settings) -> ToolRegistry:
     dispatch), so `code` mode leaves it out altogether.
     """
     tools = ToolRegistry()
-    if settings.tool_mode in ("native", "both"):
+    if settings.task_surface and settings.tool_mode in ("native", "both"):
         tools.add(ShowTaskSurface(settings.limits))
     if settings.tool_mode in ("code", "both"):
         tools.add(CallTool())
@@ -103,5 +103,7 @@ def build_services(
         database, claims, backend, build_tools(settings), notifier, [journal], clock, progress
     )
     sessions = SessionService(database, claims, notifier, runner.wake, clock, [journal])
-    surfaces = TaskSurfaceService(database, claims, notifier, runner.wake, clock, settings.limits)
+    surfaces = TaskSurfaceService(
+        database, claims, notifier, runner.wake, clock, settings.limits, enabled=settings.task_surface
+    )
     return Services(settings, database, claims, journal, runner, sessions, surfaces)

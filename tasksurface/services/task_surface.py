@@ -87,6 +87,7 @@ class TaskSurfaceService:
         wake: Callable[[SessionId], None],
         clock: Callable[[], datetime],
         limits: Limits = DEFAULT_LIMITS,
+        enabled: bool = True,
     ) -> None:
         self.database = database
         self.claims = claims
@@ -94,6 +95,8 @@ class TaskSurfaceService:
         self.wake = wake
         self.clock = clock
         self.limits = limits
+        self.enabled = enabled
+        """Off: nothing is drawn or actionable; the log keeps every surface for when it is on again."""
 
     # -- reads -------------------------------------------------------------
 
@@ -110,6 +113,8 @@ class TaskSurfaceService:
         return ActiveResult(active.call_id, active.surface_id, presentation.model, pending)
 
     def state(self, session_id: SessionId) -> SurfaceState:
+        if not self.enabled:
+            return SurfaceState(None, None)
         admitting = self.claims.admitting()
         with self.database.read() as db:
             active = log.get_session(db, session_id).projection.active
@@ -142,7 +147,8 @@ class TaskSurfaceService:
         return states
 
     def presentation_of(self, event: SessionEvent) -> SurfacePresentation | None:
-        if event.kind != "tool/result" or event.payload.get("ok") is not True:
+        """The surface a result shows; `None` (the readable fallback) when the feature is off."""
+        if not self.enabled or event.kind != "tool/result" or event.payload.get("ok") is not True:
             return None
         return read_presentation(event.payload.get("meta"), self.limits)
 
@@ -172,6 +178,8 @@ class TaskSurfaceService:
         note: object = None,
         rpc_id: RpcId | None = None,
     ) -> SubmitResult:
+        if not self.enabled:
+            return SubmitRejected("not-open")
         with self.database.write() as db:
             session = log.get_session(db, session_id, lock=True)
             earlier = self._earlier_submission(db, session_id, submission_id)
@@ -262,6 +270,8 @@ class TaskSurfaceService:
     def dismiss(
         self, session_id: SessionId, surface_id: TaskSurfaceId, dismissal_id: TaskSurfaceDismissalId
     ) -> DismissResult:
+        if not self.enabled:
+            return DismissRejected("not-open")
         with self.database.write() as db:
             session = log.get_session(db, session_id, lock=True)
             earlier = log.event_by_request(db, session_id, dismissal_id)

@@ -82,6 +82,7 @@ def _session_page(
         older=older,
         dock=dock,
         queue=views.render_queue(svc.sessions.queue(session_id), session_id, info.paused),
+        surfaces_enabled=svc.surfaces.enabled,
     )
 
 
