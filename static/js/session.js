@@ -11,6 +11,10 @@
   let lastSeq = Number(body.dataset.lastSeq || "0");
 
   const $ = (selector, root) => (root || document).querySelector(selector);
+  // Product chrome in the page's language, rendered by the server as a JSON data block.
+  const strings = JSON.parse((document.getElementById("chrome-strings") || {}).textContent || "{}");
+  const t = (key, values) =>
+    (strings[key] || key).replace(/%\((\w+)\)s/g, (_, name) => String((values || {})[name] ?? ""));
   const $$ = (selector, root) => Array.from((root || document).querySelectorAll(selector));
 
   // ---- Drafts: unsubmitted values per session and surface, bounded, never sent early ----
@@ -189,7 +193,7 @@
     const status = $("#dock-status");
     if (status && busy) {
       status.textContent =
-        phase === "claiming" ? "Submitted: the agent is reading it…" : "Submitted: waiting for the agent to read it…";
+        phase === "claiming" ? t("Submitted: the agent is reading it…") : t("Submitted: waiting for the agent to read it…");
     }
   }
 
@@ -199,10 +203,10 @@
     $$(".field.has-problem", form()).forEach((el) => el.classList.remove("has-problem"));
     $$("[aria-invalid]", form()).forEach((el) => el.removeAttribute("aria-invalid"));
     const reasons = {
-      "invalid-submission": "please check the highlighted fields",
-      "not-open": "this panel is no longer open",
-      stale: "another panel has replaced this one",
-      "submission-pending": "an answer is already on its way",
+      "invalid-submission": t("please check the highlighted fields"),
+      "not-open": t("this panel is no longer open"),
+      stale: t("another panel has replaced this one"),
+      "submission-pending": t("an answer is already on its way"),
     };
     const general = [];
     (result.problems || []).forEach((problem) => {
@@ -227,7 +231,7 @@
       status.innerHTML = "";
       const span = document.createElement("span");
       span.className = "problem";
-      span.textContent = "Not sent: " + (reasons[result.reason] || result.reason) + ". " + general.join(". ");
+      span.textContent = t("Not sent: %(reason)s.", { reason: reasons[result.reason] || result.reason }) + " " + general.join(". ");
       status.appendChild(span);
     }
     const first = $(".has-problem input:not([type=hidden]), .has-problem textarea", form());
@@ -272,7 +276,7 @@
       if (result.accepted) {
         recheck(surfaceId);
         d.dataset.pendingSubmission = payload.submissionId;
-        announce("Submitted.");
+        announce(t("Submitted."));
         if (composerText) composerText.focus();
         return;
       }
@@ -283,7 +287,7 @@
       submitting = false;
       // Transport trouble: keep the same submissionId, so a retry cannot create a second message.
       setBusy("");
-      showRejection({ reason: (error.data && error.data.error && error.data.error.message) || "connection problem" });
+      showRejection({ reason: (error.data && error.data.error && error.data.error.message) || t("connection problem") });
     }
   }
 
@@ -294,13 +298,13 @@
     try {
       const result = await postJson(surfaceUrl(d.dataset.surfaceId, "dismiss"), { dismissalId: idInput.value });
       if (result.dismissed) {
-        announce("Panel dismissed.");
+        announce(t("Panel dismissed."));
         if (composerText) composerText.focus();
       } else {
         showRejection({ reason: result.reason });
       }
     } catch (_) {
-      showRejection({ reason: "connection problem" });
+      showRejection({ reason: t("connection problem") });
     }
   }
 
@@ -314,7 +318,11 @@
     list.insertBefore(li, up ? sibling : sibling.nextElementSibling);
     refreshOrderButtons(list);
     const position = $$(".order-item", list).indexOf(li) + 1;
-    announce($(".option-label", li).textContent + ", position " + position + " of " + list.children.length);
+    announce(t("%(label)s, position %(position)s of %(total)s", {
+      label: $(".option-label", li).textContent,
+      position,
+      total: list.children.length,
+    }));
     li.classList.add("moved");
     window.setTimeout(() => li.classList.remove("moved"), 600);
     const same = $("[data-move=" + button.dataset.move + "]", li);
@@ -390,7 +398,7 @@
     const button = $(".dock-collapse", d);
     const collapsed = d.classList.toggle("collapsed");
     button.setAttribute("aria-expanded", String(!collapsed));
-    button.textContent = collapsed ? "Expand" : "Collapse";
+    button.textContent = collapsed ? t("Expand") : t("Collapse");
     button.focus();
   }
 
@@ -499,7 +507,7 @@
       const draft = drafts.read(surfaceId);
       if (draft && draft.values) applyValues(draft.values, draft.note);
       const status = $("#dock-status");
-      if (status) status.textContent = "Your answer was not delivered; you can send it again.";
+      if (status) status.textContent = t("Your answer was not delivered; you can send it again.");
       $("input[name=submissionId]", form()).value = newId();
     }
   }
@@ -547,7 +555,7 @@
     });
     socket.addEventListener("close", () => {
       body.dataset.live = "false";
-      if (connection) connection.textContent = "Reconnecting…";
+      if (connection) connection.textContent = t("Reconnecting…");
       retry = Math.min(retry + 1, 6);
       window.setTimeout(connect, 250 * 2 ** retry);
     });
@@ -564,7 +572,7 @@
       await postJson("/api/sessions/" + encodeURIComponent(sessionId) + "/messages", { text });
       composerText.value = "";
     } catch (error) {
-      if (connection) connection.textContent = (error.data && error.data.error && error.data.error.message) || "Not sent.";
+      if (connection) connection.textContent = (error.data && error.data.error && error.data.error.message) || t("Not sent.");
     }
   });
   composerText.addEventListener("keydown", (event) => {

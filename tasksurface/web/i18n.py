@@ -27,15 +27,43 @@ def select_locale() -> str:
     return request.accept_languages.best_match(list(LANGUAGES), default="en") or "en"
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalog; it is translated where it is used."""
+    return message
+
+
+REASONS = {
+    "invalid-submission": N_("please check the highlighted fields"),
+    "not-open": N_("this panel is no longer open"),
+    "stale": N_("another panel has replaced this one"),
+    "submission-pending": N_("an answer is already on its way"),
+}
+SCRIPT_CHROME = (
+    *REASONS.values(),
+    N_("Submitted: the agent is reading it…"),
+    N_("Submitted: waiting for the agent to read it…"),
+    N_("Not sent: %(reason)s."),
+    N_("Submitted."),
+    N_("Panel dismissed."),
+    N_("connection problem"),
+    N_("%(label)s, position %(position)s of %(total)s"),
+    N_("Expand"),
+    N_("Collapse"),
+    N_("Your answer was not delivered; you can send it again."),
+    N_("Reconnecting…"),
+    N_("Not sent."),
+)
+"""What the page script shows; the server hands it over translated, keyed by the English text."""
+
+
 def reason_text(reason: str) -> str:
     """Why a submission or dismissal was not taken, in words for the person at the dock."""
-    texts: dict[str, str] = {
-        "invalid-submission": gettext("please check the highlighted fields"),
-        "not-open": gettext("this panel is no longer open"),
-        "stale": gettext("another panel has replaced this one"),
-        "submission-pending": gettext("an answer is already on its way"),
-    }
-    return texts.get(reason, reason)
+    message = REASONS.get(reason)
+    return gettext(message) if message else reason
+
+
+def script_strings() -> dict[str, str]:
+    return {message: gettext(message) for message in SCRIPT_CHROME}
 
 
 def _switch_language() -> BaseResponse:
@@ -81,4 +109,5 @@ def init_i18n(app: Flask, instance: Path) -> None:
             "current_language": current,
             "html_lang": HTML_LANG.get(current, "en"),
             "reason_text": reason_text,
+            "script_strings": script_strings,
         }

@@ -57,3 +57,21 @@ def test_every_chinese_message_is_translated_and_keeps_its_placeholders() -> Non
         assert all(strings), f"untranslated: {ids[0]!r}"
         wanted = set(re.findall(r"%\(\w+\)[sd]", ids[0]))
         assert all(set(re.findall(r"%\(\w+\)[sd]", s)) == wanted for s in strings), ids[0]
+
+
+def test_the_page_script_gets_its_chrome_in_the_page_language(api: Api) -> None:
+    import json
+    import re
+
+    sid = api.create_session()
+    page = api.get(f"/sessions/{sid}", headers={"Accept-Language": "zh-CN"}).text
+    block = re.search(r'<script type="application/json" id="chrome-strings">(.*?)</script>', page, re.S)
+    assert block is not None
+    strings = json.loads(block.group(1))
+    assert strings["Reconnecting…"] == "正在重新连接…"
+    assert strings["please check the highlighted fields"] == "请检查标出的字段"
+    english = api.get(f"/sessions/{sid}", headers={"Accept-Language": "en"}).text
+    assert (
+        '"Reconnecting…": "Reconnecting…"' in english
+        or '"Reconnecting\\u2026": "Reconnecting\\u2026"' in english
+    )
