@@ -64,6 +64,14 @@ RowState = Literal["open", "submitted", "dismissed", "bypassed", "unavailable"]
 
 
 @dataclass(frozen=True)
+class RowView:
+    """A transcript row's state, and the submitted answer once there is one."""
+
+    state: RowState
+    answer: str | None = None
+
+
+@dataclass(frozen=True)
 class SurfaceState:
     """What a page needs to know about the open surface: identity and pending phase."""
 
@@ -128,9 +136,9 @@ class TaskSurfaceService:
         correlation = read_correlation(item.source) if item else None
         return dict(correlation.values) if correlation else None
 
-    def row_states(self, session_id: SessionId, events: Sequence[SessionEvent]) -> dict[int, RowState]:
+    def row_states(self, session_id: SessionId, events: Sequence[SessionEvent]) -> dict[int, RowView]:
         """The lifecycle state of every surface result among `events`, read from the log."""
-        states: dict[int, RowState] = {}
+        states: dict[int, RowView] = {}
         with self.database.read() as db:
             active = log.get_session(db, session_id).projection.active
             for event in events:
@@ -138,12 +146,16 @@ class TaskSurfaceService:
                 if presentation is None:
                     continue
                 if active and active.result_seq == event.seq:
-                    states[event.seq] = "open"
+                    states[event.seq] = RowView("open")
                     continue
                 closing = log.first_visible_after(
                     db, session_id, event.seq, ("user/message", "task-surface/dismissed")
                 )
-                states[event.seq] = _closed_state(closing, presentation.surface_id)
+                state = _closed_state(closing, presentation.surface_id)
+                answer = (
+                    content_text(closing.payload.get("content")) if closing and state == "submitted" else None
+                )
+                states[event.seq] = RowView(state, answer)
         return states
 
     def presentation_of(self, event: SessionEvent) -> SurfacePresentation | None:

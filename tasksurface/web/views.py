@@ -18,7 +18,7 @@ from ..domain.results import ActiveResult
 from ..domain.submission import Values, initial_values
 from ..services.container import Services
 from ..services.sessions import QueuedMessage
-from ..services.task_surface import RowState
+from ..services.task_surface import RowView
 
 
 @dataclass(frozen=True)
@@ -73,14 +73,14 @@ def render_dock(view: DockView) -> Markup:
     return Markup(render_template("_dock.html", dock=view))
 
 
-def render_event(services: Services, event: SessionEvent, row_states: Mapping[int, RowState]) -> Markup:
+def render_event(services: Services, event: SessionEvent, row_states: Mapping[int, RowView]) -> Markup:
     presentation = services.surfaces.presentation_of(event)
     return Markup(
         render_template(
             "_event.html",
             event=event,
             presentation=presentation,
-            row_state=row_states.get(event.seq),
+            row=row_states.get(event.seq),
             text=content_text(event.payload.get("content")),
             correlation=read_correlation(event.payload.get("source")),
             surface_tool=TOOL_NAME,

@@ -152,3 +152,16 @@ def test_the_dock_stays_actionable_when_its_row_is_not_loaded(api: Api) -> None:
 def test_unknown_session_pages_are_404(api: Api) -> None:
     assert api.get("/sessions/s_doesnotexist1").status_code == 404
     assert api.get("/sessions/bad").status_code == 400
+
+
+def test_a_submitted_rows_replay_shows_the_answer(api: Api) -> None:
+    sid = api.create_session()
+    surface = api.show_surface(sid, "plan")
+    api.submit(
+        sid, surface, {"steps": ["schema", "backup", "switch", "verify"], "constraints": "Weekends only"}
+    )
+    api.settled(sid)
+    html = api.get(f"/sessions/{sid}").text
+    row = html.split('<article class="surface-row state-submitted')[1].split("</article>")[0]
+    assert 'class="surface-answer"' in row
+    assert "- Steps: 1. Apply schema changes, 2. Take a full backup" in row and "Weekends only" in row
