@@ -35,6 +35,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--demo", default="all")
     parser.add_argument("--out", default="screenshots")
+    parser.add_argument("--lang", default="en", choices=("en", "zh"), help="product chrome language")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -45,6 +46,7 @@ def main() -> None:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
         client = requests.Session()  # its identity cookie is handed to the browser below
+        client.cookies.set("lang", args.lang)
         try:
             session_id = client.post(f"{base}/api/sessions", json={}, timeout=10).json()["sessionId"]
             client.post(
@@ -60,7 +62,7 @@ def main() -> None:
                     raise SystemExit("the demo panel did not open")
                 time.sleep(0.05)
             for name, width, height, scheme in SHOTS:
-                path = out / f"{args.demo}-{name}.png"
+                path = out / f"{args.demo}-{name}{'' if args.lang == 'en' else '-' + args.lang}.png"
                 shoot(
                     f"{base}/sessions/{session_id}", path, width, height, scheme, Path(folder), client.cookies
                 )
