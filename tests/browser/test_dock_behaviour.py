@@ -151,3 +151,29 @@ def test_the_narrow_layout_has_no_sideways_scroll(browser: WebDriver, live_serve
     columns = browser.execute_script("return getComputedStyle(arguments[0]).gridTemplateColumns", grid)
     assert len(str(columns).split()) == 1  # the 3-column grid collapsed
     api.http.close()
+
+
+def test_drafts_are_bounded_and_the_oldest_go_first(browser: WebDriver, live_server: LiveServer) -> None:
+    api, sid, page = _open(browser, live_server, "fields")
+    # Five old drafts of about 60 KB each (as UTF-16 in storage): together over the 256 KB budget.
+    browser.execute_script(
+        """
+        for (let n = 0; n < 5; n++) {
+          const draft = {values: {name: 'x'.repeat(30000)}, note: '', savedAt: 1000 + n};
+          localStorage.setItem('ts-draft:s_other' + n + ':ts_old', JSON.stringify(draft));
+        }
+        """
+    )
+    page.field("name").find_element(By.TAG_NAME, "input").send_keys("fresh")  # saving a draft evicts
+    keys = browser.execute_script(
+        "return Object.keys(localStorage).filter(k => k.startsWith('ts-draft:')).sort()"
+    )
+    total = browser.execute_script(
+        "return Object.keys(localStorage).filter(k => k.startsWith('ts-draft:'))"
+        ".reduce((n, k) => n + (k.length + localStorage.getItem(k).length) * 2, 0)"
+    )
+    assert total <= 256 * 1024
+    assert "ts-draft:s_other0:ts_old" not in keys  # the oldest went first
+    assert "ts-draft:s_other4:ts_old" in keys  # the newest old one stayed
+    assert any(k.startswith(f"ts-draft:{sid}:") for k in keys)  # and so did the one being edited
+    api.http.close()
