@@ -8,6 +8,7 @@ image syntax becomes its alt text and the URL is never requested.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -70,7 +71,51 @@ _renderers: dict[RemoteImages, mistune.Markdown] = {
 }
 
 
+EMPHASIS_BUDGET = 200
+"""Emphasis delimiters (`*`, `_`, `~`) a paragraph may hold before they are shown as written.
+
+mistune resolves nested emphasis in time quadratic in the delimiters of a paragraph, so model
+text could make every page view slow; no paragraph written for people needs this many."""
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_DELIMITER_OR_CODE = re.compile(r"(`+)(?:.+?)\1|[*_~]", re.S)
+
+
+def _defuse_emphasis(text: str) -> str:
+    """Escape the delimiters of over-budget paragraphs, outside code, so cost stays linear."""
+    if sum(text.count(c) for c in "*_~") <= EMPHASIS_BUDGET:
+        return text
+    out: list[str] = []
+    paragraph: list[str] = []
+    fence: str | None = None
+
+    def flush() -> None:
+        block = "".join(paragraph)
+        if sum(block.count(c) for c in "*_~") > EMPHASIS_BUDGET:
+            block = _DELIMITER_OR_CODE.sub(lambda m: m.group(0) if m.group(1) else "\\" + m.group(0), block)
+        out.append(block)
+        paragraph.clear()
+
+    for line in text.splitlines(keepends=True):
+        opener = _FENCE.match(line)
+        if fence is not None:  # inside a fenced code block: leave it alone
+            out.append(line)
+            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opener:
+            flush()
+            fence = opener.group(1)
+            out.append(line)
+        elif not line.strip():
+            flush()
+            out.append(line)
+        else:
+            paragraph.append(line)
+    flush()
+    return "".join(out)
+
+
 def render_markdown(text: str, remote_images: RemoteImages = "render") -> Markup:
-    html = _renderers[remote_images](text)
+    html = _renderers[remote_images](_defuse_emphasis(text))
     assert isinstance(html, str)
     return Markup(html)
