@@ -43,6 +43,7 @@ from ..domain.refusals import Problem, SubmissionCode, SubmissionRefused
 from ..domain.results import (
     ActiveResult,
     Dismissed,
+    DismissReason,
     DismissRejected,
     DismissResult,
     GetActiveResult,
@@ -198,12 +199,10 @@ class TaskSurfaceService:
             if earlier is not None:
                 return self._replay(db, session_id, earlier, surface_id, values, note)
             active = session.projection.active
-            if active is None:
-                return SubmitRejected("not-open")
-            if active.surface_id != surface_id:
-                return SubmitRejected("stale")
-            if inbox.item_for_surface(db, session_id, surface_id) is not None:
-                return SubmitRejected("submission-pending")
+            refused = self._not_actionable(db, session_id, active, surface_id)
+            if refused is not None:
+                return SubmitRejected(refused)
+            assert active is not None
             presentation = self._presentation(db, session_id, active.result_seq)
             if presentation is None:
                 return SubmitRejected("not-open")
@@ -279,6 +278,18 @@ class TaskSurfaceService:
         event = log.tool_result_for_call(db, session_id, correlation.call_id)
         return self.presentation_of(event) if event else None
 
+    def _not_actionable(
+        self, db: so.Session, session_id: SessionId, active: ActiveSurface | None, surface_id: TaskSurfaceId
+    ) -> DismissReason | None:
+        """Why this surface cannot be submitted or dismissed now; one rule for both commands."""
+        if active is None:
+            return "not-open"
+        if active.surface_id != surface_id:
+            return "stale"
+        if inbox.item_for_surface(db, session_id, surface_id) is not None:
+            return "submission-pending"
+        return None
+
     def dismiss(
         self, session_id: SessionId, surface_id: TaskSurfaceId, dismissal_id: TaskSurfaceDismissalId
     ) -> DismissResult:
@@ -296,12 +307,10 @@ class TaskSurfaceService:
                     return Dismissed(earlier.seq)
                 return DismissRejected("stale")
             active = session.projection.active
-            if active is None:
-                return DismissRejected("not-open")
-            if active.surface_id != surface_id:
-                return DismissRejected("stale")
-            if inbox.item_for_surface(db, session_id, surface_id) is not None:
-                return DismissRejected("submission-pending")
+            refused = self._not_actionable(db, session_id, active, surface_id)
+            if refused is not None:
+                return DismissRejected(refused)
+            assert active is not None
             event = log.append(
                 db,
                 session_id,
