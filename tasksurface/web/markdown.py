@@ -76,12 +76,14 @@ EMPHASIS_BUDGET = 200
 
 mistune resolves nested emphasis in time quadratic in the delimiters of a paragraph, so model
 text could make every page view slow; no paragraph written for people needs this many."""
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_DELIMITER_OR_CODE = re.compile(r"(`+)(?:.+?)\1|[*_~]", re.S)
+_FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+"""A CommonMark code fence: a backtick fence's info string holds no backtick."""
+_DELIMITER = re.compile(r"[*_~]")
 
 
 def _defuse_emphasis(text: str) -> str:
-    """Escape the delimiters of over-budget paragraphs, outside code, so cost stays linear."""
+    """Escape every delimiter of an over-budget paragraph (code spans included: guessing where they
+    end is how a budget gets bypassed), so cost stays linear. Fenced code blocks are left alone."""
     if sum(text.count(c) for c in "*_~") <= EMPHASIS_BUDGET:
         return text
     out: list[str] = []
@@ -91,7 +93,7 @@ def _defuse_emphasis(text: str) -> str:
     def flush() -> None:
         block = "".join(paragraph)
         if sum(block.count(c) for c in "*_~") > EMPHASIS_BUDGET:
-            block = _DELIMITER_OR_CODE.sub(lambda m: m.group(0) if m.group(1) else "\\" + m.group(0), block)
+            block = _DELIMITER.sub(r"\\\g<0>", block)
         out.append(block)
         paragraph.clear()
 
@@ -106,7 +108,7 @@ def _defuse_emphasis(text: str) -> str:
             flush()
             fence = opener.group(1)
             out.append(line)
-        elif not line.strip():
+        elif not line.strip(" \t\r\n"):  # blank as CommonMark sees it: spaces and tabs only
             flush()
             out.append(line)
         else:
