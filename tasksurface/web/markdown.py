@@ -79,6 +79,8 @@ text could make every page view slow; no paragraph written for people needs this
 _FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 """A CommonMark code fence: a backtick fence's info string holds no backtick."""
 _DELIMITER = re.compile(r"[*_~]")
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+"""Lines as CommonMark ends them (LF, CR, CRLF), not at every character `splitlines` knows."""
 
 
 def _defuse_emphasis(text: str) -> str:
@@ -97,7 +99,7 @@ def _defuse_emphasis(text: str) -> str:
         out.append(block)
         paragraph.clear()
 
-    for line in text.splitlines(keepends=True):
+    for line in _LINES.findall(text):
         opener = _FENCE.match(line)
         if fence is not None:  # inside a fenced code block: leave it alone
             out.append(line)

@@ -97,6 +97,7 @@ PATHOLOGIES: tuple[Pathology, ...] = (
     Pathology("nested-emphasis-after-invalid-fence", "*a ", "b", " a*", lead="```a`\n"),
     Pathology("nested-emphasis-in-unequal-backticks", "*a ", "b", " a*", lead="`", tail="``"),
     Pathology("nested-emphasis-after-separator-fence", "*a ", "b", " a*", lead="text\u2028```\n"),
+    Pathology("nested-emphasis-after-fence-in-html-block", "*a ", "b", " a*", lead="<div>\n```\n\n"),
     Pathology("nested-emphasis-after-escaped-backtick", "*a ", "b", " a*", lead="\\`", tail="`"),
     Pathology(
         "nested-emphasis-split-by-nbsp-lines", "*a " * 20 + "\n\u00a0\n", "b", "\n\u00a0\n" + " a*" * 20
