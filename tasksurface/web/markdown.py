@@ -9,11 +9,14 @@ image syntax becomes its alt text and the URL is never requested.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from collections.abc import MutableMapping
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import mistune
 from markupsafe import Markup, escape
+from mistune.inline_parser import InlineParser
+from mistune.plugins import import_plugin
 from mistune.renderers.html import HTMLRenderer
 
 RemoteImages = Literal["render", "alt_only"]
@@ -53,6 +56,23 @@ class _PolicyRenderer(HTMLRenderer):
         return f'<img src="{escape(target)}" alt="{alt}" loading="lazy" referrerpolicy="no-referrer">'
 
 
+EMPHASIS_BUDGET = 200
+"""Emphasis delimiters (`*`, `_`, `~`) one inline run may hold before they are shown as written.
+
+mistune resolves nested emphasis in time quadratic in the delimiters of an inline run, so model
+text could make every page view slow; no paragraph written for people needs this many. The
+budget applies to exactly the text mistune's inline parser receives, so no guess about block
+structure (fences, HTML blocks, line endings) can get around it."""
+_DELIMITER = re.compile(r"[*_~]")
+
+
+class _BudgetedInline(InlineParser):
+    def __call__(self, s: str, env: MutableMapping[str, Any]) -> list[dict[str, Any]]:
+        if sum(s.count(c) for c in "*_~") > EMPHASIS_BUDGET:
+            s = _DELIMITER.sub(r"\\\g<0>", s)
+        return super().__call__(s, env)
+
+
 def _scrolling_table(_renderer: object, text: str) -> str:
     """Wide tables scroll inside their own box instead of widening the page."""
     wrapper = '<div class="table-wrap" role="region" tabindex="0" aria-label="Table">'
@@ -60,7 +80,11 @@ def _scrolling_table(_renderer: object, text: str) -> str:
 
 
 def _markdown(policy: RemoteImages) -> mistune.Markdown:
-    markdown = mistune.create_markdown(renderer=_PolicyRenderer(policy), plugins=PLUGINS)
+    markdown = mistune.Markdown(
+        renderer=_PolicyRenderer(policy),
+        inline=_BudgetedInline(),
+        plugins=[import_plugin(p) for p in PLUGINS],
+    )
     assert markdown.renderer is not None
     markdown.renderer.register("table", _scrolling_table)
     return markdown
@@ -71,55 +95,7 @@ _renderers: dict[RemoteImages, mistune.Markdown] = {
 }
 
 
-EMPHASIS_BUDGET = 200
-"""Emphasis delimiters (`*`, `_`, `~`) a paragraph may hold before they are shown as written.
-
-mistune resolves nested emphasis in time quadratic in the delimiters of a paragraph, so model
-text could make every page view slow; no paragraph written for people needs this many."""
-_FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
-"""A CommonMark code fence: a backtick fence's info string holds no backtick."""
-_DELIMITER = re.compile(r"[*_~]")
-_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
-"""Lines as CommonMark ends them (LF, CR, CRLF), not at every character `splitlines` knows."""
-
-
-def _defuse_emphasis(text: str) -> str:
-    """Escape every delimiter of an over-budget paragraph (code spans included: guessing where they
-    end is how a budget gets bypassed), so cost stays linear. Fenced code blocks are left alone."""
-    if sum(text.count(c) for c in "*_~") <= EMPHASIS_BUDGET:
-        return text
-    out: list[str] = []
-    paragraph: list[str] = []
-    fence: str | None = None
-
-    def flush() -> None:
-        block = "".join(paragraph)
-        if sum(block.count(c) for c in "*_~") > EMPHASIS_BUDGET:
-            block = _DELIMITER.sub(r"\\\g<0>", block)
-        out.append(block)
-        paragraph.clear()
-
-    for line in _LINES.findall(text):
-        opener = _FENCE.match(line)
-        if fence is not None:  # inside a fenced code block: leave it alone
-            out.append(line)
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
-                fence = None
-            continue
-        if opener:
-            flush()
-            fence = opener.group(1)
-            out.append(line)
-        elif not line.strip(" \t\r\n"):  # blank as CommonMark sees it: spaces and tabs only
-            flush()
-            out.append(line)
-        else:
-            paragraph.append(line)
-    flush()
-    return "".join(out)
-
-
 def render_markdown(text: str, remote_images: RemoteImages = "render") -> Markup:
-    html = _renderers[remote_images](_defuse_emphasis(text))
+    html = _renderers[remote_images](text)
     assert isinstance(html, str)
     return Markup(html)

@@ -33,23 +33,11 @@ CANARY = "http://127.0.0.1:9/canary"
 
 CORPUS = hostile_corpus(CANARY)
 
-KNOWN_SLOW: dict[str, str] = {
-    "nested-emphasis-after-fence-in-html-block": (
-        "mistune 3.4.0 resolves nested emphasis in time quadratic in a paragraph's delimiters; "
-        "`markdown._defuse_emphasis` escapes them in over-budget paragraphs but leaves fenced code "
-        "alone, and it takes any '```' line for a fence opener, even inside an HTML block: after "
-        "'<div>\n```\n\n' (likewise '<pre>\n```\n</pre>' or '<!--\n```\n-->') it leaves "
-        "everything unescaped, while for CommonMark the '```' is part of the HTML block, the block "
-        "ends, and the nested emphasis after it is a live paragraph. Measured: ~10 KB 0.34-0.53 s, "
-        "~20 KB 1.6-1.95 s per render: over the one-second bound"
-    ),
-}
+KNOWN_SLOW: dict[str, str] = {}
 """Pathologies that exceed a bound at these sizes. Nested emphasis was one (mistune resolves it in
-quadratic time) until the renderer began to show the delimiters of over-budget paragraphs as
-written. Five ways around that budget were found here and closed in the renderer: a backtick
-fence whose info string holds a backtick, lines of only non-breaking spaces, unequal backtick
-runs and an escaped backtick (the renderer no longer guesses where code spans are), and
-lines split at U+2028 and other characters CommonMark does not end lines at."""
+quadratic time). A budget that guessed mistune's paragraphs from the raw text was got around six
+ways here (fences, HTML blocks, blank and line-ending rules, code spans); the budget now applies to
+exactly the text mistune's inline parser receives, and every one of those inputs stays linear."""
 
 BLANK_LINE_STEP = (
     "mistune 3.4.0's block scanner matches a run of blank lines with one regex, "
