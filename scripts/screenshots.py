@@ -1,10 +1,12 @@
 """Screenshots of the chat page with a demo panel docked, for looking at UI changes.
 
-    .venv/bin/python scripts/screenshots.py [--demo all] [--out screenshots/]
+    .venv/bin/python scripts/screenshots.py [--demo all] [--out screenshots/] [--ask "Question? | yes | no"]
 
 Starts the app on a free 127.0.0.1 port with a throwaway SQLite database, docks the
 demo with the scripted agent, and saves PNGs from headless Chromium at 1440 px (light)
-and 360 px (dark). Nothing here is used by the app or the tests.
+and 360 px (dark). With `--ask`, the agent also asks that question in the same reply, so
+the shots show the composer takeover over the (hidden) dock. Nothing here is used by the
+app or the tests.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ def main() -> None:
     parser.add_argument("--demo", default="all")
     parser.add_argument("--out", default="screenshots")
     parser.add_argument("--lang", default="en", choices=("en", "zh"), help="product chrome language")
+    parser.add_argument("--ask", default="", help="a question the agent asks after showing the panel")
     args = parser.parse_args()
+    command = f"/surface {args.demo}" + (f"\n/ask {args.ask}" if args.ask else "")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
@@ -51,18 +55,17 @@ def main() -> None:
             session_id = client.post(f"{base}/api/sessions", json={}, timeout=10).json()["sessionId"]
             client.post(
                 f"{base}/api/sessions/{session_id}/messages",
-                json={"text": f"/surface {args.demo}"},
+                json={"text": command},
                 timeout=10,
             )
             deadline = time.monotonic() + 10
-            while not client.get(f"{base}/api/sessions/{session_id}/task-surface", timeout=10).json()[
-                "active"
-            ]:
+            while not _ready(client, f"{base}/api/sessions/{session_id}", bool(args.ask)):
                 if time.monotonic() > deadline:
                     raise SystemExit("the demo panel did not open")
                 time.sleep(0.05)
             for name, width, height, scheme in SHOTS:
-                path = out / f"{args.demo}-{name}{'' if args.lang == 'en' else '-' + args.lang}.png"
+                suffix = ("-ask" if args.ask else "") + ("" if args.lang == "en" else "-" + args.lang)
+                path = out / f"{args.demo}-{name}{suffix}.png"
                 shoot(
                     f"{base}/sessions/{session_id}", path, width, height, scheme, Path(folder), client.cookies
                 )
@@ -71,6 +74,11 @@ def main() -> None:
             client.close()
             server.shutdown()
             app.extensions["tasksurface"].stop()
+
+
+def _ready(client: requests.Session, url: str, question: bool) -> bool:
+    state = client.get(url, timeout=10).json()
+    return bool(state["taskSurface"]["active"]) and (not question or bool(state["question"]))
 
 
 def shoot(

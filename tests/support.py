@@ -152,6 +152,34 @@ class Api:
         result: dict[str, Any] = [e for e in events if e["kind"] == "tool/result"][-1]
         return result
 
+    def question(self, sid: str) -> dict[str, Any] | None:
+        """The question the agent waits on, as the session read shows it."""
+        response = self.get(f"/api/sessions/{sid}")
+        assert response.status_code == 200, response.text
+        question: dict[str, Any] | None = response.json()["question"]
+        return question
+
+    def ask(self, sid: str, text: str) -> dict[str, Any]:
+        """Send `/ask …` (or several commands) and wait until the agent waits on its question."""
+        self.send(sid, text)
+        question: dict[str, Any] = wait_for(lambda: self.question(sid))
+        self.settled(sid)
+        return question
+
+    def answer_response(
+        self, sid: str, call_id: str, text: Any, answer_id: str | None = None
+    ) -> requests.Response:
+        return self.post(
+            f"/api/sessions/{sid}/questions/{call_id}/answer",
+            {"answerId": answer_id or new_id(), "text": text},
+        )
+
+    def answer(self, sid: str, call_id: str, text: str, answer_id: str | None = None) -> dict[str, Any]:
+        response = self.answer_response(sid, call_id, text, answer_id)
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
     def socket(self, sid: str, after: int = 0) -> Socket:
         """A websocket that carries this client's identity cookie, as a browser tab would."""
         return Socket(

@@ -308,14 +308,9 @@
     }
   }
 
-  function moveItem(button) {
-    if (button.getAttribute("aria-disabled") === "true") return;
-    const li = button.closest(".order-item");
+  // After any move (buttons or dragging): buttons at the ends, the new place announced, the draft kept.
+  function settleMove(li) {
     const list = li.parentElement;
-    const up = button.dataset.move === "up";
-    const sibling = up ? li.previousElementSibling : li.nextElementSibling;
-    if (!sibling) return;
-    list.insertBefore(li, up ? sibling : sibling.nextElementSibling);
     refreshOrderButtons(list);
     const position = $$(".order-item", list).indexOf(li) + 1;
     announce(t("%(label)s, position %(position)s of %(total)s", {
@@ -325,6 +320,17 @@
     }));
     li.classList.add("moved");
     window.setTimeout(() => li.classList.remove("moved"), 600);
+  }
+
+  function moveItem(button) {
+    if (button.getAttribute("aria-disabled") === "true") return;
+    const li = button.closest(".order-item");
+    const list = li.parentElement;
+    const up = button.dataset.move === "up";
+    const sibling = up ? li.previousElementSibling : li.nextElementSibling;
+    if (!sibling) return;
+    list.insertBefore(li, up ? sibling : sibling.nextElementSibling);
+    settleMove(li);
     const same = $("[data-move=" + button.dataset.move + "]", li);
     const target = same.getAttribute("aria-disabled") === "true" ? $("[data-move=" + (up ? "down" : "up") + "]", li) : same;
     target.focus();
@@ -341,7 +347,7 @@
       const draft = drafts.read(d.dataset.surfaceId);
       if (draft && draft.values) applyValues(draft.values, draft.note);
     }
-    if (focus) {
+    if (focus && !dockSlot.hidden) {
       const title = $("#dock-title", d);
       if (title) title.focus();
     }
@@ -386,6 +392,12 @@
   dockSlot.addEventListener("submit", (event) => {
     event.preventDefault();
     submitDock();
+  });
+  // Dragging lives in order_drag.js; it moves the item and tells us where it landed.
+  dockSlot.addEventListener("orderdrop", (event) => {
+    if (!dock() || dock().dataset.pendingPhase) return;
+    settleMove(event.target.closest(".order-item"));
+    saveDraft();
   });
   dockSlot.addEventListener("input", saveDraft);
   dockSlot.addEventListener("change", saveDraft);
@@ -512,6 +524,111 @@
     }
   }
 
+  // ---- The composer takeover: a question from the agent ----
+  // While the agent waits for an answer, the question takes the composer area over. The dock
+  // and the composer are hidden, never removed, so the dock's draft and focus state survive
+  // and the same dock comes back when the question is answered.
+
+  const questionSlot = $("#question-slot");
+  const takeover = () => $("#question-takeover");
+
+  function takeOver(on) {
+    dockSlot.hidden = on;
+    $("#composer").hidden = on;
+  }
+
+  // "Answer later" folds the question into a bar and gives the dock and composer back for a
+  // while (nothing is sent); "Answer now" takes the composer area over again.
+  function setLater(later) {
+    const formEl = takeover();
+    if (!formEl) return;
+    formEl.classList.toggle("later", later);
+    $(".question-bar", formEl).hidden = !later;
+    $("#question-body", formEl).hidden = later;
+    $(".question-later", formEl).setAttribute("aria-expanded", String(!later));
+    takeOver(!later);
+    if (later) {
+      const title = dock() && $("#dock-title", dock());
+      (title || composerText).focus();
+    } else {
+      $("#question-answer").focus();
+    }
+  }
+
+  function mountQuestion() {
+    const formEl = takeover();
+    if (!formEl) return;
+    formEl.noValidate = true; // the script explains an empty answer itself, next to the box
+    const later = $(".question-later", formEl);
+    later.hidden = false;
+    later.setAttribute("aria-expanded", "true");
+  }
+
+  function applyQuestion(question, html) {
+    if (question === undefined) return; // a message that says nothing about the question
+    const shown = takeover();
+    const wanted = question ? question.callId : null;
+    if ((shown ? shown.dataset.callId : null) === wanted) return;
+    questionSlot.innerHTML = wanted ? html : "";
+    takeOver(Boolean(wanted));
+    if (wanted) {
+      mountQuestion();
+      const answer = $("#question-answer");
+      if (answer) answer.focus();
+      announce(t("The agent asks a question."));
+    } else {
+      const title = dock() && $("#dock-title", dock());
+      (title || composerText).focus();
+    }
+  }
+
+  questionSlot.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    if (button.classList.contains("question-later")) setLater(true);
+    else if (button.classList.contains("question-resume")) setLater(false);
+  });
+
+  questionSlot.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const formEl = takeover();
+    if (!formEl || formEl.dataset.sending) return;
+    const chosen = event.submitter && event.submitter.name === "option" ? event.submitter.value : null;
+    const text = chosen !== null ? chosen : $("#question-answer").value;
+    const problem = $("#question-problem");
+    if (!text.trim()) {
+      problem.textContent = t("Write an answer or pick one of the suggestions.");
+      problem.hidden = false;
+      $("#question-answer").focus();
+      return;
+    }
+    formEl.dataset.sending = "true";
+    const controls = $$("button, textarea", formEl);
+    controls.forEach((el) => (el.disabled = true));
+    try {
+      // The answerId minted with the form makes a retry after a lost reply harmless.
+      await postJson(
+        "/api/sessions/" + encodeURIComponent(sessionId) + "/questions/" + encodeURIComponent(formEl.dataset.callId) + "/answer",
+        { answerId: formEl.elements.answerId.value, text },
+      );
+      // The push that logs the answer ends the takeover.
+    } catch (error) {
+      const data = error.data && error.data.error;
+      problem.textContent = (data && data.message) || t("connection problem");
+      problem.hidden = false;
+      controls.forEach((el) => (el.disabled = false));
+      delete formEl.dataset.sending;
+    }
+  });
+  questionSlot.addEventListener("keydown", (event) => {
+    if (event.target.id === "question-answer" && event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      takeover().requestSubmit();
+    } else if (event.key === "Escape" && takeover() && !takeover().classList.contains("later")) {
+      setLater(true);
+    }
+  });
+
   function apply(message) {
     switch (message.type) {
       case "hello":
@@ -522,6 +639,7 @@
         replaceRows(message.rows);
         applyQueue(message.queue);
         applySurface(message.taskSurface);
+        applyQuestion(message.question, message.questionHtml);
         break;
       case "partial":
         showPartial(message.text);
@@ -601,6 +719,7 @@
   });
 
   mountDock(false);
+  mountQuestion();
   window.scrollTo({ top: document.body.scrollHeight });
   connect();
 })();

@@ -13,8 +13,10 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from ..domain import turns
 from ..domain.events import NewEvent, SessionEvent, tool_call, tool_result, user_message
 from ..domain.ids import CallId, SessionId
+from ..domain.question import QUESTION_TOOL, UNANSWERED
 from ..store import inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem
@@ -35,6 +37,7 @@ logger = logging.getLogger(__name__)
 
 MAX_MODEL_STEPS = 8
 NOT_RUN = "not run: an earlier call in this response ended the turn"
+NOT_RUN_WAITING = "not run: an earlier call in this response is waiting for the user's answer"
 PARTIAL_INTERVAL = 0.05
 """Seconds between pushes of streamed text: each push carries all text so far, so skipping is safe."""
 
@@ -83,9 +86,10 @@ class RunnerPool:
                 thread.start()
 
     def wake_all_with_work(self) -> None:
+        """After a start: durable inbox rows, and turns an earlier process left half-done."""
         with self.database.read() as db:
-            sessions = inbox.sessions_with_items(db)
-        for session_id in sessions:
+            sessions = set(inbox.sessions_with_items(db)) | set(log.sessions_with_open_turns(db))
+        for session_id in sorted(sessions):
             self.wake(session_id)
 
     def stop(self, timeout: float = 10.0) -> None:
@@ -108,6 +112,7 @@ class RunnerPool:
                 if item is not None:
                     self._process(session_id, item)
                     continue
+                self._finish_open_turn(session_id)
             except Exception:
                 logger.exception("runner for session %s failed", session_id)
             with self._lock:
@@ -127,6 +132,20 @@ class RunnerPool:
                 return item
         return None
 
+    def _finish_open_turn(self, session_id: SessionId) -> None:
+        """Pick up a turn that stopped half-way (a crash, a stop, an answered question)."""
+        with self.database.read() as db:
+            if log.get_session(db, session_id).paused:
+                return
+            owed = turns.owed(log.trailing_turn(db, session_id), log.open_question(db, session_id))
+        for call in owed.interrupted:
+            self._append(
+                session_id,
+                NewEvent("tool/result", tool_result(call.call_id, call.name, False, turns.INTERRUPTED)),
+            )
+        if owed.reply:
+            self._run_turn(session_id)
+
     def _process(self, session_id: SessionId, item: InboxItem) -> None:
         if not self.claims.try_claim(item.id, "admit"):
             return
@@ -142,6 +161,7 @@ class RunnerPool:
         outcome: Outcome = "discarded"
         reason = "admission failed"
         event: SessionEvent | None = None
+        closed: list[SessionEvent] = []
         try:
             if self._stopping.is_set():
                 reason = "runner stopped"
@@ -152,6 +172,14 @@ class RunnerPool:
                 if current is None:
                     reason = "removed from the queue"
                     raise _Discard
+                # A message sent instead of an answer leaves the question unanswered, in so many words,
+                # so the model's history never holds a call without its result.
+                question = log.open_question(db, session_id)
+                if question is not None:
+                    unanswered = tool_result(question.call_id, QUESTION_TOOL, False, UNANSWERED)
+                    closed.append(
+                        log.append(db, session_id, NewEvent("tool/result", unanswered), self.clock())
+                    )
                 payload = user_message(current.message_id, current.source, current.content)
                 event = log.append(
                     db, session_id, NewEvent("user/message", payload, current.request_id), self.clock()
@@ -170,7 +198,7 @@ class RunnerPool:
                     observer.outcome(item, outcome, reason)
                 except Exception:
                     logger.exception("an inbox observer failed")
-            self._notify(session_id, events=[event] if event else (), queue=True)
+            self._notify(session_id, events=[*closed, event] if event else (), queue=True)
         return event
 
     def _notify(
@@ -225,21 +253,34 @@ class RunnerPool:
             self._append(session_id, NewEvent("assistant/message", {"text": reply.text}))
         if not reply.tool_calls:
             return False
-        concluded = False
+        concluded = waiting = False
         for request in reply.tool_calls:
             call_id = CallId(request.call_id or "call_" + secrets.token_urlsafe(12))
             self._append(
                 session_id, NewEvent("tool/call", tool_call(call_id, request.name, request.arguments))
             )
-            if concluded:
+            if waiting:
+                result = tool_result(call_id, request.name, False, NOT_RUN_WAITING)
+            elif concluded and not self.tools.asks_user(request.name):
+                # The turn has ended; only a question to the user may still be put.
                 result = tool_result(call_id, request.name, False, NOT_RUN)
             else:
                 context = ToolContext(session_id, call_id, self.database)
                 outcome = self.tools.execute(context, request.name, request.arguments)
-                concluded = outcome.conclude_turn
-                result = tool_result(call_id, request.name, outcome.ok, outcome.text, outcome.meta)
+                if outcome.waits_for_user:
+                    waiting = True
+                    continue  # the user's answer will be this call's result
+                concluded = concluded or outcome.conclude_turn
+                result = tool_result(
+                    call_id,
+                    request.name,
+                    outcome.ok,
+                    outcome.text,
+                    outcome.meta,
+                    ends_turn=outcome.conclude_turn,
+                )
             self._append(session_id, NewEvent("tool/result", result))
-        return not concluded
+        return not (concluded or waiting)
 
     def _append(self, session_id: SessionId, event: NewEvent) -> None:
         with self.database.write() as db:

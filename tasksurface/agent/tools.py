@@ -20,6 +20,8 @@ class ToolOutcome:
     """Presentation metadata persisted with the result for replay."""
     conclude_turn: bool = False
     """The turn ends after this call: a human checkpoint was requested."""
+    waits_for_user: bool = False
+    """No result yet: the user's answer will be the result, and the turn waits for it."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,9 @@ class ToolContext:
 
 
 class Tool(Protocol):
+    asks_user: bool
+    """The tool only puts a question to the user, so it may still run after a call ended the turn."""
+
     @property
     def definition(self) -> ToolDefinition: ...
 
@@ -54,6 +59,10 @@ class ToolRegistry:
 
     def definitions(self) -> list[ToolDefinition]:
         return [self._tools[name].definition for name in sorted(self._tools)]
+
+    def asks_user(self, name: str) -> bool:
+        tool = self._tools.get(name)
+        return tool is not None and tool.asks_user
 
     def execute(self, context: ToolContext, name: str, arguments: str) -> ToolOutcome:
         tool = self._tools.get(name)

@@ -34,6 +34,8 @@ PARAMETERS: dict[str, Any] = {
 class CallTool:
     """Decodes `{"name", "arguments"}` strictly and dispatches one nested call."""
 
+    asks_user = False
+
     def __init__(self) -> None:
         self._definition = ToolDefinition(NAME, DESCRIPTION, PARAMETERS)
 

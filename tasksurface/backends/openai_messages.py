@@ -11,9 +11,11 @@ What the model reads, event by event:
   were seen.
 - `tool/call` → an entry `{id, type: "function", function: {name, arguments}}` with the
   arguments string exactly as the model sent it.
-- `tool/result` → a `tool` message with the call's id and the result text. A call whose
-  result was never logged (the host stopped mid-tool) gets a short error result, because
-  the API refuses a call without an answer.
+- `tool/result` → a `tool` message with the call's id and the result text, in the order of
+  the calls: the answer to a question (`ask_user_question`) is logged after the results of
+  the calls that followed it, and still goes first. A call whose result was never logged
+  (the host stopped mid-tool) gets a short error result, because the API refuses a call
+  without an answer.
 - `task-surface/dismissed` → a short `user` note that the panel was closed unanswered, so a
   later message is not read as the panel's answer.
 - `agent/error` → nothing: host and provider failures are for the person, not the model.
@@ -86,6 +88,8 @@ class _Conversation:
     def __init__(self) -> None:
         self.messages: list[Message] = []
         self.unanswered: list[str] = []
+        self.held: dict[str, str] = {}
+        """Results that wait for the result of an earlier call of the same message."""
         self.open_assistant: Message | None = None
         """The assistant message later calls may join: nothing came after it yet but its own calls."""
 
@@ -105,13 +109,13 @@ class _Conversation:
         self.unanswered.append(call_id)
 
     def result(self, call_id: str, text: str) -> None:
-        if call_id not in self.unanswered:
+        if call_id not in self.unanswered or call_id in self.held:
             return  # a result without its call (cannot happen in a log the runner wrote): skip it
+        self.held[call_id] = text
         # The answers to earlier calls of the same message must come first.
-        while self.unanswered and self.unanswered[0] != call_id:
-            self._tool(self.unanswered.pop(0), MISSING_RESULT)
-        self.unanswered.pop(0)
-        self._tool(call_id, text)
+        while self.unanswered and self.unanswered[0] in self.held:
+            first = self.unanswered.pop(0)
+            self._tool(first, self.held.pop(first))
 
     def finish(self) -> list[Message]:
         self._answer_missing()
@@ -123,4 +127,5 @@ class _Conversation:
 
     def _answer_missing(self) -> None:
         while self.unanswered:
-            self._tool(self.unanswered.pop(0), MISSING_RESULT)
+            first = self.unanswered.pop(0)
+            self._tool(first, self.held.pop(first, MISSING_RESULT))

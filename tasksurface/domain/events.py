@@ -122,11 +122,20 @@ def tool_call(call_id: CallId, name: str, args: object) -> dict[str, Any]:
 
 
 def tool_result(
-    call_id: CallId, name: str, ok: bool, text: str, meta: Mapping[str, Any] | None = None
+    call_id: CallId,
+    name: str,
+    ok: bool,
+    text: str,
+    meta: Mapping[str, Any] | None = None,
+    *,
+    ends_turn: bool = False,
 ) -> dict[str, Any]:
+    """`endsTurn` marks the call that ended its turn, so a restart knows the agent owes nothing."""
     payload: dict[str, Any] = {"callId": call_id, "name": name, "ok": ok, "content": text_content(text)}
     if meta is not None:
         payload["meta"] = dict(meta)
+    if ends_turn:
+        payload["endsTurn"] = True
     return payload
 
 

@@ -13,6 +13,8 @@ RpcId = NewType("RpcId", str)
 TaskSurfaceId = NewType("TaskSurfaceId", str)
 TaskSurfaceSubmissionId = NewType("TaskSurfaceSubmissionId", str)
 TaskSurfaceDismissalId = NewType("TaskSurfaceDismissalId", str)
+AnswerId = NewType("AnswerId", str)
+"""Minted by the client per answer to a question, so a retry is recognised."""
 
 WIRE_ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 _WIRE_ID = re.compile(WIRE_ID_PATTERN)
@@ -68,3 +70,7 @@ def submission_id(value: object) -> TaskSurfaceSubmissionId:
 
 def dismissal_id(value: object) -> TaskSurfaceDismissalId:
     return TaskSurfaceDismissalId(_checked("dismissalId", value))
+
+
+def answer_id(value: object) -> AnswerId:
+    return AnswerId(_checked("answerId", value))

@@ -41,6 +41,18 @@ class SubmissionCode(StrEnum):
     ID_CONFLICT = "submission.id-conflict"
 
 
+class QuestionCode(StrEnum):
+    """Why an `ask_user_question` call or an answer to it was refused."""
+
+    INVALID_JSON = "question.invalid-json"
+    DUPLICATE_KEY = "question.duplicate-key"
+    ARGUMENTS = "question.invalid-arguments"
+    NESTED_CALL = "question.nested-call"
+    EMPTY_ANSWER = "answer.empty"
+    ANSWER_TOO_LONG = "answer.too-long"
+    ID_CONFLICT = "answer.id-conflict"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One reason, with the place it applies to (`fields.2.options`, a field id, …)."""
@@ -74,3 +86,15 @@ class SubmissionRefused(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__("; ".join(f"{p.code} at {p.where}" for p in problems))
         self.problems = problems
+
+
+class QuestionRefused(Exception):
+    """A question that must not be asked, or an answer that must not be logged."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(f"{problem.code}: {problem.message}")
+        self.problem = problem
+
+    @property
+    def code(self) -> str:
+        return self.problem.code

@@ -16,8 +16,10 @@ from ..backends.scripted import ScriptedBackend
 from ..config import Settings
 from ..store.db import Database
 from ..store.engine import check_schema_current, make_engine, upgrade_to_head
+from ..tools.ask_user_question import AskUserQuestion
 from ..tools.show_task_surface import ShowTaskSurface
 from .outcomes import OutcomeJournal
+from .questions import QuestionService
 from .sessions import SessionService
 from .task_surface import TaskSurfaceService
 
@@ -31,9 +33,10 @@ class Services:
     runner: RunnerPool
     sessions: SessionService
     surfaces: TaskSurfaceService
+    questions: QuestionService
 
     def start(self) -> None:
-        """Take up durable inbox rows left by an earlier process."""
+        """Take up durable inbox rows and half-done turns left by an earlier process."""
         self.runner.wake_all_with_work()
 
     def stop(self) -> None:
@@ -71,10 +74,13 @@ def build_backend(settings: Settings) -> ModelBackend:
 def build_tools(settings: Settings) -> ToolRegistry:
     """`native`: the tools themselves; `code`: only the dispatcher; `both`: the tools and the dispatcher.
 
-    `show_task_surface` needs a direct call (its presentation metadata cannot cross a nested
-    dispatch), so `code` mode leaves it out altogether.
+    `show_task_surface` and `ask_user_question` need a direct call (the panel's presentation
+    metadata and the question live in the log as the model's own call, which a nested dispatch
+    does not have), so `code` mode leaves them out altogether.
     """
     tools = ToolRegistry()
+    if settings.tool_mode in ("native", "both"):
+        tools.add(AskUserQuestion())
     if settings.task_surface and settings.tool_mode in ("native", "both"):
         tools.add(ShowTaskSurface(settings.limits))
     if settings.tool_mode in ("code", "both"):
@@ -106,4 +112,5 @@ def build_services(
     surfaces = TaskSurfaceService(
         database, claims, notifier, runner.wake, clock, settings.limits, enabled=settings.task_surface
     )
-    return Services(settings, database, claims, journal, runner, sessions, surfaces)
+    questions = QuestionService(database, notifier, runner.wake, clock)
+    return Services(settings, database, claims, journal, runner, sessions, surfaces, questions)

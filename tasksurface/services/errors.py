@@ -6,10 +6,12 @@ from __future__ import annotations
 class RequestRefused(Exception):
     status = 400
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, detail: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.detail = detail
+        """A finer code behind `code` (e.g. `answer.id-conflict` behind `invalid-answer`)."""
 
 
 class NotFound(RequestRefused):

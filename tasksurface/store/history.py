@@ -7,6 +7,7 @@ from datetime import datetime
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from ..domain import question as questions
 from ..domain.events import NewEvent
 from ..domain.ids import SessionId
 from ..domain.projection import fold_all
@@ -46,7 +47,8 @@ def rewind(db: so.Session, session_id: SessionId, to_seq: int, at: datetime) -> 
         db.add(HiddenRangeRow(session_id=session_id, first_seq=to_seq + 1, last_seq=info.head_seq))
         db.flush()
     marker = log.append(db, session_id, NewEvent("session/rewound", {"toSeq": to_seq}), at)
-    projection = fold_all(log.events_after(db, session_id, 0))
+    history = log.events_after(db, session_id, 0)
     row = db.get_one(SessionRow, session_id)
-    log.store_projection(row, projection)
+    log.store_projection(row, fold_all(history))
+    log.store_question(row, questions.fold_all(history))
     return marker.seq

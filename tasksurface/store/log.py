@@ -8,9 +8,11 @@ from typing import cast
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from ..domain import question as questions
 from ..domain.events import EventKind, NewEvent, SessionEvent
 from ..domain.ids import SessionId
 from ..domain.projection import TaskSurfaceProjection, fold
+from ..domain.question import OpenQuestion
 from .db import utc
 from .records import SessionInfo, projection_of
 from .tables import EventRow, HiddenRangeRow, SessionRow
@@ -99,8 +101,50 @@ def append(db: so.Session, session_id: SessionId, event: NewEvent, at: datetime)
     )
     previous = projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq)
     store_projection(row, fold(previous, logged))
+    store_question(row, questions.fold(_question_at(db, session_id, row.question_call_seq), logged))
     db.flush()
     return logged
+
+
+def store_question(row: SessionRow, question: OpenQuestion | None) -> None:
+    row.question_call_seq = question.call_seq if question else None
+
+
+def open_question(db: so.Session, session_id: str) -> OpenQuestion | None:
+    """The question the agent waits on, read from its logged call."""
+    seq = db.scalar(sa.select(SessionRow.question_call_seq).where(SessionRow.id == session_id))
+    return _question_at(db, session_id, seq)
+
+
+def _question_at(db: so.Session, session_id: str, seq: int | None) -> OpenQuestion | None:
+    if seq is None:
+        return None
+    call = event_at(db, session_id, seq)
+    return questions.fold(None, call) if call is not None else None
+
+
+def trailing_turn(db: so.Session, session_id: str, page: int = 64) -> list[SessionEvent]:
+    """The run of tool events at the end of the visible log, with the event before it."""
+    tail: list[SessionEvent] = []
+    before: int | None = None
+    while True:
+        chunk = events_before(db, session_id, before, page)
+        tail = chunk + tail
+        if not chunk or any(e.kind not in ("tool/call", "tool/result") for e in chunk):
+            start = max(
+                (i for i, e in enumerate(tail) if e.kind not in ("tool/call", "tool/result")), default=0
+            )
+            return tail[start:]
+        before = chunk[0].seq
+
+
+def sessions_with_open_turns(db: so.Session) -> list[SessionId]:
+    """Sessions whose last event may leave the agent something to do (see `domain.turns`)."""
+    last = sa.select(EventRow.session_id).join(
+        SessionRow, sa.and_(SessionRow.id == EventRow.session_id, SessionRow.head_seq == EventRow.seq)
+    )
+    query = last.where(EventRow.kind.in_(("user/message", "tool/call", "tool/result")))
+    return [SessionId(s) for s in db.scalars(query)]
 
 
 def store_projection(row: SessionRow, projection: TaskSurfaceProjection) -> None:

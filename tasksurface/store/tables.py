@@ -50,6 +50,8 @@ class SessionRow(Base):
     active_call_id: so.Mapped[str | None] = so.mapped_column(Id)
     active_surface_id: so.Mapped[str | None] = so.mapped_column(Id)
     active_result_seq: so.Mapped[int | None]
+    question_call_seq: so.Mapped[int | None]
+    """Where the call of the question the agent waits on is logged; `None` when it waits on none."""
 
 
 class EventRow(Base):

@@ -40,6 +40,8 @@ def _schema() -> dict[str, Any]:
 class ShowTaskSurface:
     """Parses and normalises the whole model, refuses a second open surface, ends the turn."""
 
+    asks_user = False
+
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
         self.limits = limits
         # Generated once; identical whatever the task, so the prompt prefix never changes.

@@ -36,6 +36,7 @@ def create_session() -> tuple[Response, int]:
 def read_session(sid: str) -> Response:
     info = services().sessions.get(owned(sid))
     state = services().surfaces.state(info.id)
+    question = services().questions.open_question(info.id)
     return jsonify(
         {
             "sessionId": info.id,
@@ -46,6 +47,9 @@ def read_session(sid: str) -> Response:
             "forkedFrom": info.forked_from,
             "forkedAtSeq": info.forked_at_seq,
             "taskSurface": state.to_wire(),
+            "question": question.to_wire()
+            if (question := services().questions.open_question(info.id))
+            else None,
         }
     )
 
@@ -145,6 +149,23 @@ def dismiss_from_body(session_id: ids.SessionId, surface: str, body: dict[str, A
 
 def get_active_from_params(session_id: ids.SessionId, surface: str) -> dict[str, Any]:
     return services().surfaces.get_active(session_id, ids.surface_id(surface)).to_wire()
+
+
+@bp.post("/sessions/<sid>/questions/<call>/answer")
+def answer_question(sid: str, call: str) -> Response:
+    return jsonify(answer_from_body(owned(sid), {**json_body(), "callId": call}))
+
+
+def answer_from_body(session_id: ids.SessionId, body: dict[str, Any]) -> dict[str, Any]:
+    """Shared by HTTP and the websocket RPC `question.answer`."""
+    refuse_unknown(body, {"callId", "answerId", "text"})
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise RequestRefused("invalid-answer", "text must be text")
+    result = services().questions.answer(
+        session_id, ids.call_id(body.get("callId")), ids.answer_id(body.get("answerId")), text
+    )
+    return result.to_wire()
 
 
 @bp.post("/sessions/<sid>/fork")

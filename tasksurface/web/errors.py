@@ -11,8 +11,11 @@ from ..domain.ids import InvalidId
 from ..services.errors import RequestRefused
 
 
-def error_response(status: int, code: str, message: str) -> Response:
-    response = jsonify({"error": {"code": code, "message": message}})
+def error_response(status: int, code: str, message: str, detail: str | None = None) -> Response:
+    error = {"code": code, "message": message}
+    if detail:
+        error["detail"] = detail
+    response = jsonify({"error": error})
     response.status_code = status
     return response
 
@@ -25,7 +28,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(RequestRefused)
     def _refused(exc: RequestRefused) -> Any:
         if _wants_json():
-            return error_response(exc.status, exc.code, exc.message)
+            return error_response(exc.status, exc.code, exc.message, exc.detail)
         return app.response_class(exc.message, status=exc.status, mimetype="text/plain")
 
     @app.errorhandler(InvalidId)

@@ -52,6 +52,8 @@ SCRIPT_CHROME = (
     N_("Your answer was not delivered; you can send it again."),
     N_("Reconnecting…"),
     N_("Not sent."),
+    N_("The agent asks a question."),
+    N_("Write an answer or pick one of the suggestions."),
 )
 """What the page script shows; the server hands it over translated, keyed by the English text."""
 

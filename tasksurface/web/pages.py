@@ -54,6 +54,8 @@ def _session_page(
     problems: tuple[Problem, ...] = (),
     reason: str | None = None,
     submission_id: str | None = None,
+    answer_text: str = "",
+    answer_problem: str | None = None,
 ) -> str:
     svc = services()
     info = svc.sessions.get(session_id)
@@ -72,8 +74,16 @@ def _session_page(
         submission_id=submission_id or fresh_id(),
         dismissal_id=fresh_id(),
     )
+    question = svc.questions.open_question(session_id)
+    question_view = (
+        views.QuestionView(session_id, question, fresh_id(), answer_text, answer_problem)
+        if question
+        else None
+    )
     return render_template(
         "session.html",
+        question=views.render_question(question_view),
+        taken_over=question is not None,
         info=info,
         events=views.render_events(svc, session_id, events),
         head_seq=info.head_seq,
@@ -161,6 +171,24 @@ def dismiss_form(sid: str, surface: str) -> BaseResponse:
     services().surfaces.dismiss(
         session_id, ids.surface_id(surface), ids.dismissal_id(request.form.get("dismissalId"))
     )
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+@bp.post("/sessions/<sid>/questions/<call>/answer")
+def answer_form(sid: str, call: str) -> Any:
+    """A suggested answer's button posts `option`; the text box posts `text`."""
+    session_id = owned(sid)
+    text = request.form.get("option") or request.form.get("text", "").replace("\r\n", "\n")
+    try:
+        services().questions.answer(
+            session_id, ids.call_id(call), ids.answer_id(request.form.get("answerId")), text
+        )
+    except RequestRefused as refused:
+        if refused.code != "invalid-answer":
+            raise
+        return Response(
+            _session_page(session_id, answer_text=text, answer_problem=refused.message), status=422
+        )
     return redirect(url_for("pages.session", sid=session_id), 303)
 
 

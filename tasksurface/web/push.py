@@ -7,6 +7,7 @@ fresh read, so the last message a subscriber gets always shows the latest state.
 from __future__ import annotations
 
 import queue
+import secrets
 import threading
 from collections import defaultdict
 from collections.abc import Sequence
@@ -122,6 +123,7 @@ class PushHub:
             "type": "change",
             "events": views.wire_events(services, session_id, [e for e in events if e is not None]),
             "taskSurface": state.to_wire(),
+            **views.question_message(services, session_id, fresh_id()),
         }
         previous = self._last_active.get(session_id)
         self._last_active[session_id] = state.active
@@ -136,6 +138,10 @@ class PushHub:
         if queue_snapshot is not None:
             message["queue"] = queue_snapshot
         return message
+
+
+def fresh_id() -> str:
+    return secrets.token_urlsafe(16)
 
 
 def queue_message(services: Services, session_id: SessionId) -> dict[str, Any]:

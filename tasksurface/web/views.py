@@ -9,10 +9,12 @@ from typing import Any
 from flask import render_template
 from markupsafe import Markup
 
+from ..domain import question as questions
 from ..domain.events import SessionEvent, content_text, read_correlation
 from ..domain.ids import SessionId
 from ..domain.model import Option, OrderField
 from ..domain.presentation import TOOL_NAME
+from ..domain.question import QUESTION_TOOL, UNANSWERED, OpenQuestion
 from ..domain.refusals import Problem
 from ..domain.results import ActiveResult
 from ..domain.submission import Values, initial_values
@@ -69,6 +71,30 @@ def dock_view(
     return DockView(session_id, active, start, problems, reason, submission_id, dismissal_id)
 
 
+@dataclass(frozen=True)
+class QuestionView:
+    """The composer takeover: the open question, the answer being retried and why it was refused."""
+
+    session_id: SessionId
+    question: OpenQuestion
+    answer_id: str
+    text: str = ""
+    problem: str | None = None
+
+
+def render_question(view: QuestionView | None) -> Markup:
+    if view is None:
+        return Markup("")
+    return Markup(render_template("_question.html", q=view))
+
+
+def question_message(services: Services, session_id: SessionId, answer_id: str) -> dict[str, Any]:
+    """The question part of a push: what is asked, and the takeover that asks it."""
+    question = services.questions.open_question(session_id)
+    view = QuestionView(session_id, question, answer_id) if question else None
+    return {"question": question.to_wire() if question else None, "questionHtml": str(render_question(view))}
+
+
 def render_dock(view: DockView) -> Markup:
     return Markup(render_template("_dock.html", dock=view))
 
@@ -84,6 +110,9 @@ def render_event(services: Services, event: SessionEvent, row_states: Mapping[in
             text=content_text(event.payload.get("content")),
             correlation=read_correlation(event.payload.get("source")),
             surface_tool=TOOL_NAME,
+            question_tool=QUESTION_TOOL,
+            question=questions.fold(None, event) if event.kind == "tool/call" else None,
+            unanswered=UNANSWERED,
         )
     )
 

@@ -97,6 +97,7 @@ def _hello(session_id: SessionId, after: int) -> dict[str, Any]:
         "type": "hello",
         "events": views.wire_events(services, session_id, events),
         "taskSurface": services.surfaces.state(session_id).to_wire(),
+        **views.question_message(services, session_id, push.fresh_id()),
         "queue": queue,
     }
 
@@ -126,6 +127,8 @@ def _answer(session_id: SessionId, identity: str, frame: str | bytes) -> dict[st
             result = api.submit_from_body(session_id, _surface(surface), params)
         elif method == "taskSurface.dismiss":
             result = api.dismiss_from_body(session_id, _surface(surface), params)
+        elif method == "question.answer":
+            result = api.answer_from_body(session_id, params)
         elif method == "taskSurface.getActive":
             refuse_unknown(params, set())
             result = api.get_active_from_params(session_id, _surface(surface))

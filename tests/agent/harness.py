@@ -144,6 +144,8 @@ class Executed:
 class RecordingTool:
     """A plain test tool: records what it ran, answers `<name> got <arguments>`."""
 
+    asks_user = False
+
     def __init__(
         self,
         name: str,

@@ -13,6 +13,7 @@ from tasksurface.backends.call_tool import CallTool
 from tasksurface.domain.ids import CallId, SessionId
 from tasksurface.store.db import Database
 from tasksurface.store.engine import make_engine
+from tasksurface.tools.ask_user_question import AskUserQuestion
 
 from ..agent.harness import Executed, RecordingTool
 
@@ -72,3 +73,11 @@ def test_bad_arguments_are_refused_with_a_readable_error(run: Runner) -> None:
     assert journal == []
     missing = run(registry, '{"name": "nothing", "arguments": {}}')
     assert missing == ToolOutcome(False, "error: there is no tool named 'nothing'")
+
+
+def test_a_question_cannot_be_asked_through_the_dispatcher(run: Runner) -> None:
+    registry = ToolRegistry([CallTool(), AskUserQuestion()])
+    outcome = run(registry, json.dumps({"name": "ask_user_question", "arguments": {"question": "Which?"}}))
+    assert outcome.ok is False
+    assert not outcome.waits_for_user
+    assert json.loads(outcome.text.removeprefix("error: "))["code"] == "question.nested-call"

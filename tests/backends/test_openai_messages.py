@@ -114,3 +114,23 @@ def test_arguments_go_back_exactly_as_sent_and_other_values_as_compact_json() ->
 
 def test_a_result_without_its_call_is_left_out() -> None:
     assert history_messages(log(said("go"), answered("call_zzzzzzzz", "stray"))) == [user("go")]
+
+
+def test_an_answer_logged_after_later_results_still_goes_first() -> None:
+    # A question waits for the user; the call after it in the same reply was not run at once.
+    history = log(
+        said("go"),
+        called("call_ask_00001", "ask_user_question", '{"question": "Which?"}'),
+        called("call_next_0001", "other", "{}"),
+        answered("call_next_0001", "not run", ok=False),
+        answered("call_ask_00001", "EU"),
+    )
+    assert history_messages(history) == [
+        user("go"),
+        assistant_calls(
+            ("call_ask_00001", "ask_user_question", '{"question": "Which?"}'),
+            ("call_next_0001", "other", "{}"),
+        ),
+        tool("call_ask_00001", "EU"),
+        tool("call_next_0001", "not run"),
+    ]

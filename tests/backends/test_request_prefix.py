@@ -24,8 +24,8 @@ GOLDEN = Path(__file__).parent / "golden"
 UPDATE_GOLDEN = os.environ.get("TASKSURFACE_UPDATE_GOLDEN") == "1"
 MODES = ["native", "both", "code"]
 ADVERTISED = {
-    "native": ["show_task_surface"],
-    "both": ["call_tool", "show_task_surface"],
+    "native": ["ask_user_question", "show_task_surface"],
+    "both": ["ask_user_question", "call_tool", "show_task_surface"],
     "code": ["call_tool"],
 }
 

@@ -54,3 +54,25 @@ def test_the_index_page_has_no_serious_violation(browser: WebDriver, live_server
     browser.get(live_server.url + "/")
     serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
     assert serious == [], [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_question_takeover_has_no_serious_violation(
+    browser: WebDriver, live_server: LiveServer, scheme: str
+) -> None:
+    api = Api(live_server.url)
+    sid = api.create_session()
+    api.ask(sid, "/surface all\n/ask Should the release include staging? | yes | no")
+    browse_as(browser, api)
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    )
+    browser.get(f"{live_server.url}/sessions/{sid}")
+    wait_until(browser, lambda d: d.find_element("id", "question-takeover").is_displayed())
+    serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
+    assert serious == [], [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    browser.find_element("css selector", ".question-later").click()  # the folded bar, too
+    wait_until(browser, lambda d: d.find_element("css selector", ".question-bar").is_displayed())
+    serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
+    assert serious == [], [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    api.http.close()

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-from tasksurface.store.engine import normalise_url
+from tasksurface.domain.events import NewEvent, text_content, tool_call, user_message, user_source
+from tasksurface.domain.ids import CallId, MessageId, RpcId, SessionId
+from tasksurface.store import log
+from tasksurface.store.db import Database
+from tasksurface.store.engine import make_engine, normalise_url
 
 from ..server_process import ServerProcess
 from ..support import Api, new_id, wait_for
@@ -137,3 +142,76 @@ def test_a_retry_after_a_kill_right_after_the_commit_returns_the_original_messag
     )
     assert api.events(sid) == before  # nothing appended
     assert len(submissions_for(before, surface)) == 1
+
+
+# -- a turn cut short by a kill is picked up where the log says it stopped -------------------
+
+
+def _append_while_down(database_url: str, sid: str, *events: NewEvent) -> None:
+    """Write what a killed process had made durable before it died (the server is down)."""
+    database = Database(make_engine(database_url))
+    try:
+        with database.write() as db:
+            for event in events:
+                log.append(db, SessionId(sid), event, datetime.now(UTC))
+    finally:
+        database.dispose()
+
+
+def _admitted(text: str) -> NewEvent:
+    content = text_content(text)
+    return NewEvent("user/message", user_message(MessageId(new_id()), user_source(RpcId(new_id())), content))
+
+
+def test_a_message_admitted_right_before_a_kill_is_answered_after_the_restart(
+    server: ServerProcess, api: Api, database_url: str
+) -> None:
+    sid = api.create_session()
+    server.kill()
+    _append_while_down(database_url, sid, _admitted("hello after a crash"))
+    server.start()
+    events = api.settled(sid)
+    assert [e["kind"] for e in events] == ["user/message", "assistant/message"]
+    assert "hello after a crash" in events[-1]["payload"]["text"]
+
+
+def test_a_tool_call_cut_short_by_a_kill_gets_a_failed_result_and_the_turn_goes_on(
+    server: ServerProcess, api: Api, database_url: str
+) -> None:
+    sid = api.create_session()
+    server.kill()
+    call = NewEvent("tool/call", tool_call(CallId("call_cut_short_1"), "show_task_surface", '{"model": {}}'))
+    _append_while_down(database_url, sid, _admitted("/surface fields"), call)
+    server.start()
+    events = api.settled(sid)
+    assert [e["kind"] for e in events] == ["user/message", "tool/call", "tool/result", "assistant/message"]
+    result = events[2]["payload"]
+    assert (result["callId"], result["ok"]) == ("call_cut_short_1", False)
+    assert "host stopped" in result["content"][0]["text"]
+    assert api.projection(sid)["active"] is None
+
+
+def test_a_question_outlives_a_kill_and_its_answer_goes_on_with_the_turn(
+    server: ServerProcess, api: Api
+) -> None:
+    sid = api.create_session()
+    question = api.ask(sid, "/ask Ship on Friday? | yes | no")
+    server.kill()
+    server.start()
+    assert api.question(sid) == question
+    api.answer(sid, question["callId"], "yes")
+    events = api.settled(sid)
+    assert events[-1]["kind"] == "assistant/message"
+    assert "> yes" in events[-1]["payload"]["text"]
+
+
+def test_a_finished_turn_is_not_run_again_after_a_restart(server: ServerProcess, api: Api) -> None:
+    sid = api.create_session()
+    api.show_surface(sid)
+    before = api.settled(sid)
+    assert before[-1]["kind"] == "tool/result"  # the panel's result ended the turn
+    assert before[-1]["payload"]["endsTurn"] is True
+    server.kill()
+    server.start()
+    api.settled(sid)
+    assert api.events(sid) == before
