@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -68,8 +69,8 @@ class Problem:
         return wire
 
 
-class SurfaceRefused(Exception):
-    """A model that must not open a surface; carries its first problem."""
+class Refused(Exception):
+    """One problem that stops a call; its code is the problem's."""
 
     def __init__(self, problem: Problem) -> None:
         super().__init__(f"{problem.code}: {problem.message}")
@@ -78,6 +79,14 @@ class SurfaceRefused(Exception):
     @property
     def code(self) -> str:
         return self.problem.code
+
+    def tool_text(self) -> str:
+        """What the model reads back: the typed problem, so it can fix its arguments."""
+        return "error: " + json.dumps(self.problem.to_wire(), ensure_ascii=False)
+
+
+class SurfaceRefused(Refused):
+    """A model that must not open a surface; carries its first problem."""
 
 
 class SubmissionRefused(Exception):
@@ -88,13 +97,5 @@ class SubmissionRefused(Exception):
         self.problems = problems
 
 
-class QuestionRefused(Exception):
+class QuestionRefused(Refused):
     """A question that must not be asked, or an answer that must not be logged."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(f"{problem.code}: {problem.message}")
-        self.problem = problem
-
-    @property
-    def code(self) -> str:
-        return self.problem.code

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..agent.ports import ToolDefinition
@@ -61,5 +60,5 @@ class AskUserQuestion:
                 )
             parse_question(arguments)
         except QuestionRefused as refusal:
-            return ToolOutcome(False, "error: " + json.dumps(refusal.problem.to_wire(), ensure_ascii=False))
+            return ToolOutcome(False, refusal.tool_text())
         return ToolOutcome(True, "", waits_for_user=True)

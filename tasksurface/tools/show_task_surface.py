@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any
 
@@ -72,7 +71,7 @@ class ShowTaskSurface:
                     )
                 )
         except SurfaceRefused as refusal:
-            return ToolOutcome(False, refusal_text(refusal.problem))
+            return ToolOutcome(False, refusal.tool_text())
         surface_id = TaskSurfaceId("ts_" + secrets.token_urlsafe(12))
         return ToolOutcome(
             True,
@@ -90,7 +89,3 @@ def result_text(surface_id: TaskSurfaceId, model: TaskSurfaceModelV1) -> str:
         "If their client cannot show the panel, they can answer with an ordinary message "
         "instead, which closes the panel."
     )
-
-
-def refusal_text(problem: Problem) -> str:
-    return "error: " + json.dumps(problem.to_wire(), ensure_ascii=False)

@@ -17,6 +17,19 @@ pytestmark = pytest.mark.browser
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 
+def _no_serious_violation(driver: WebDriver) -> None:
+    serious = [v for v in _axe(driver) if v["impact"] in ("serious", "critical")]
+    assert serious == [], [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+
+
+def _open_in(driver: WebDriver, api: Api, url: str, scheme: str) -> None:
+    browse_as(driver, api)
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    )
+    driver.get(url)
+
+
 def _axe(driver: WebDriver) -> list[dict[str, Any]]:
     if not AXE.exists():
         pytest.fail("axe-core is missing: the README's test command installs it with npm")
@@ -37,23 +50,16 @@ def test_the_docked_all_demo_has_no_serious_violation(
     api = Api(live_server.url)
     sid = api.create_session()
     api.show_surface(sid, "all")
-    browse_as(browser, api)
-    browser.execute_cdp_cmd(
-        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
-    )
-    browser.get(f"{live_server.url}/sessions/{sid}")
+    _open_in(browser, api, f"{live_server.url}/sessions/{sid}", scheme)
     wait_until(browser, lambda d: d.find_element("id", "task-surface-dock"))
     browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
-    serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
-    report = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
-    assert serious == [], report
+    _no_serious_violation(browser)
     api.http.close()
 
 
 def test_the_index_page_has_no_serious_violation(browser: WebDriver, live_server: LiveServer) -> None:
     browser.get(live_server.url + "/")
-    serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
-    assert serious == [], [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    _no_serious_violation(browser)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -63,16 +69,10 @@ def test_the_question_takeover_has_no_serious_violation(
     api = Api(live_server.url)
     sid = api.create_session()
     api.ask(sid, "/surface all\n/ask Should the release include staging? | yes | no")
-    browse_as(browser, api)
-    browser.execute_cdp_cmd(
-        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
-    )
-    browser.get(f"{live_server.url}/sessions/{sid}")
+    _open_in(browser, api, f"{live_server.url}/sessions/{sid}", scheme)
     wait_until(browser, lambda d: d.find_element("id", "question-takeover").is_displayed())
-    serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
-    assert serious == [], [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    _no_serious_violation(browser)
     browser.find_element("css selector", ".question-later").click()  # the folded bar, too
     wait_until(browser, lambda d: d.find_element("css selector", ".question-bar").is_displayed())
-    serious = [v for v in _axe(browser) if v["impact"] in ("serious", "critical")]
-    assert serious == [], [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    _no_serious_violation(browser)
     api.http.close()
