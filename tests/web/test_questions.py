@@ -10,6 +10,7 @@ from typing import Any
 
 from tasksurface.services.container import Services
 
+from ..conftest import LiveServer
 from ..support import Api, new_id, wait_for
 
 ASK = "/ask Which region goes first? | EU | US"
@@ -214,3 +215,38 @@ def test_without_javascript_the_page_asks_and_a_plain_form_answers(api: Api) -> 
     page = api.get(f"/sessions/{sid}").text
     assert 'id="question-takeover"' not in page
     assert '<div id="dock-slot">' in page
+
+
+def test_only_the_owner_sees_or_answers_the_question(api: Api, live_server: LiveServer) -> None:
+    sid = api.create_session()
+    question = api.ask(sid, ASK)
+    before = api.events(sid)
+    with Api(live_server.url) as stranger:
+        assert stranger.get(f"/api/sessions/{sid}").status_code == 404
+        assert stranger.answer_response(sid, question["callId"], "EU").status_code == 404
+        form = {"answerId": new_id(), "option": "EU"}
+        url = f"/sessions/{sid}/questions/{question['callId']}/answer"
+        assert stranger.post(url, data=form, allow_redirects=False).status_code == 404
+    assert api.events(sid) == before
+    assert api.question(sid) == question
+
+
+def test_the_question_text_is_model_text_shown_as_written_and_loading_nothing(api: Api) -> None:
+    hostile = "<script>alert(1)</script> ![x](http://127.0.0.1:9/leak.png) <img src=x onerror=alert(2)>"
+    sid = api.create_session()
+    api.ask(sid, "/ask " + hostile + " | <b>yes</b>")
+    page = api.get(f"/sessions/{sid}").text
+    assert "<script>alert(1)" not in page and "<img" not in page and "<b>yes</b>" not in page
+    takeover = page[
+        page.index('id="question-takeover"') : page.index("</form>", page.index("question-takeover"))
+    ]
+    asked = page[page.index("question-asked") : page.index('id="question-slot"')]
+    for shown in (takeover, asked):
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown  # readable, not run
+        assert "<img" not in shown and 'src="' not in shown  # escaped text only
+    assert 'value="&lt;b&gt;yes&lt;/b&gt;"' in takeover
+
+    api.send(sid, "/ask Is this the logo? ![the old logo](http://127.0.0.1:9/leak.png)")
+    wait_for(lambda: (q := api.question(sid)) and "logo" in q["question"])
+    takeover = api.get(f"/sessions/{sid}").text.split('id="question-takeover"')[1].split("</form>")[0]
+    assert "the old logo" in takeover and "leak.png" not in takeover  # alt text only
