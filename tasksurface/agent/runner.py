@@ -16,7 +16,7 @@ from datetime import datetime
 from ..domain import turns
 from ..domain.events import NewEvent, SessionEvent, tool_call, tool_result, user_message
 from ..domain.ids import CallId, SessionId
-from ..domain.question import QUESTION_TOOL, UNANSWERED
+from ..domain.question import unanswered
 from ..store import inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem
@@ -176,10 +176,8 @@ class RunnerPool:
                 # so the model's history never holds a call without its result.
                 question = log.open_question(db, session_id)
                 if question is not None:
-                    unanswered = tool_result(question.call_id, QUESTION_TOOL, False, UNANSWERED)
-                    closed.append(
-                        log.append(db, session_id, NewEvent("tool/result", unanswered), self.clock())
-                    )
+                    went_past = NewEvent("tool/result", unanswered(question.call_id))
+                    closed.append(log.append(db, session_id, went_past, self.clock()))
                 payload = user_message(current.message_id, current.source, current.content)
                 event = log.append(
                     db, session_id, NewEvent("user/message", payload, current.request_id), self.clock()

@@ -15,7 +15,7 @@ from typing import Any, assert_never
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 
 from . import strict_json
-from .events import SessionEvent
+from .events import SessionEvent, tool_result
 from .ids import CallId, is_wire_id
 from .refusals import Problem, QuestionCode, QuestionRefused
 
@@ -100,6 +100,38 @@ def check_answer(text: str) -> str:
             f"the answer is {len(answer)} characters; at most {MAX_ANSWER_CHARS} fit",
         )
     return answer
+
+
+def answered(call_id: CallId, answer: str) -> dict[str, Any]:
+    """The result that carries the user's answer; the model reads the answer itself."""
+    return tool_result(call_id, QUESTION_TOOL, True, answer, {"answer": answer})
+
+
+def unanswered(call_id: CallId) -> dict[str, Any]:
+    """The result of a question the user went past with another message."""
+    return tool_result(call_id, QUESTION_TOOL, False, UNANSWERED, {"answer": None})
+
+
+def answer_of(event: SessionEvent) -> str | None:
+    """The answer a question's result carries; `None` for any other event."""
+    answer = _answer_meta(event).get("answer")
+    return answer if isinstance(answer, str) else None
+
+
+def is_unanswered(event: SessionEvent) -> bool:
+    meta = _answer_meta(event)
+    return "answer" in meta and meta["answer"] is None
+
+
+def _answer_meta(event: SessionEvent) -> Mapping[str, Any]:
+    meta = event.payload.get("meta")
+    if (
+        event.kind != "tool/result"
+        or event.payload.get("name") != QUESTION_TOOL
+        or not isinstance(meta, Mapping)
+    ):
+        return {}
+    return meta
 
 
 def fold(state: OpenQuestion | None, event: SessionEvent) -> OpenQuestion | None:

@@ -16,6 +16,8 @@ from .ids import CallId
 from .question import OpenQuestion
 
 TOOL_KINDS = frozenset({"tool/call", "tool/result"})
+OPEN_ENDINGS = TOOL_KINDS | {"user/message"}
+"""The last kinds of event after which the agent may still owe something; the rest end a turn."""
 INTERRUPTED = "error: the host stopped before this call finished, so it may or may not have taken effect"
 
 

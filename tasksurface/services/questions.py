@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import Any
 
 from ..agent.ports import Notifier
-from ..domain.events import NewEvent, content_text, tool_result
+from ..domain.events import NewEvent, content_text
 from ..domain.ids import AnswerId, CallId, SessionId
-from ..domain.question import QUESTION_TOOL, OpenQuestion, check_answer
+from ..domain.question import QUESTION_TOOL, OpenQuestion, answered, check_answer
 from ..domain.refusals import Problem, QuestionCode, QuestionRefused
 from ..store import log
 from ..store.db import Database
@@ -67,8 +67,8 @@ class QuestionService:
                 answer = check_answer(text)
             except QuestionRefused as refusal:
                 raise QuestionRefusal(refusal) from None
-            result = tool_result(call_id, QUESTION_TOOL, True, answer, {"answer": answer})
-            event = log.append(db, session_id, NewEvent("tool/result", result, answer_id), self.clock())
+            result = NewEvent("tool/result", answered(call_id, answer), answer_id)
+            event = log.append(db, session_id, result, self.clock())
         self.notifier.changed(session_id, events=[event])
         self.wake(session_id)  # the turn that asked goes on with the answer
         return AnswerAccepted(event.seq, answer)

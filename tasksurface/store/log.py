@@ -13,6 +13,7 @@ from ..domain.events import EventKind, NewEvent, SessionEvent
 from ..domain.ids import SessionId
 from ..domain.projection import TaskSurfaceProjection, fold
 from ..domain.question import OpenQuestion
+from ..domain.turns import OPEN_ENDINGS, TOOL_KINDS
 from .db import utc
 from .records import SessionInfo, projection_of
 from .tables import EventRow, HiddenRangeRow, SessionRow
@@ -130,10 +131,8 @@ def trailing_turn(db: so.Session, session_id: str, page: int = 64) -> list[Sessi
     while True:
         chunk = events_before(db, session_id, before, page)
         tail = chunk + tail
-        if not chunk or any(e.kind not in ("tool/call", "tool/result") for e in chunk):
-            start = max(
-                (i for i, e in enumerate(tail) if e.kind not in ("tool/call", "tool/result")), default=0
-            )
+        if not chunk or any(e.kind not in TOOL_KINDS for e in chunk):
+            start = max((i for i, e in enumerate(tail) if e.kind not in TOOL_KINDS), default=0)
             return tail[start:]
         before = chunk[0].seq
 
@@ -143,7 +142,7 @@ def sessions_with_open_turns(db: so.Session) -> list[SessionId]:
     last = sa.select(EventRow.session_id).join(
         SessionRow, sa.and_(SessionRow.id == EventRow.session_id, SessionRow.head_seq == EventRow.seq)
     )
-    query = last.where(EventRow.kind.in_(("user/message", "tool/call", "tool/result")))
+    query = last.where(EventRow.kind.in_(sorted(OPEN_ENDINGS)))
     return [SessionId(s) for s in db.scalars(query)]
 
 

@@ -14,7 +14,7 @@ from ..domain.events import SessionEvent, content_text, read_correlation
 from ..domain.ids import SessionId
 from ..domain.model import Option, OrderField
 from ..domain.presentation import TOOL_NAME
-from ..domain.question import QUESTION_TOOL, UNANSWERED, OpenQuestion
+from ..domain.question import QUESTION_TOOL, OpenQuestion
 from ..domain.refusals import Problem
 from ..domain.results import ActiveResult
 from ..domain.submission import Values, initial_values
@@ -112,7 +112,8 @@ def render_event(services: Services, event: SessionEvent, row_states: Mapping[in
             surface_tool=TOOL_NAME,
             question_tool=QUESTION_TOOL,
             question=questions.fold(None, event) if event.kind == "tool/call" else None,
-            unanswered=UNANSWERED,
+            answer=questions.answer_of(event),
+            unanswered=questions.is_unanswered(event),
         )
     )
 

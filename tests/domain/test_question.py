@@ -15,10 +15,14 @@ from tasksurface.domain.question import (
     MAX_OPTIONS,
     QUESTION_TOOL,
     OpenQuestion,
+    answer_of,
+    answered,
     check_answer,
     fold,
     fold_all,
+    is_unanswered,
     parse_question,
+    unanswered,
 )
 from tasksurface.domain.refusals import QuestionCode, QuestionRefused
 
@@ -107,3 +111,14 @@ def test_any_user_message_closes_it_and_nothing_else_does() -> None:
     ):
         assert fold(opened, event(2, kind, payload)) == opened
     assert fold_all([asked(1, '{"question": "Which?"}'), message]) is None
+
+
+def test_answer_results_say_which_answer_or_that_there_was_none() -> None:
+    given = event(5, "tool/result", answered(ASK, "EU"))
+    went_past = event(5, "tool/result", unanswered(ASK))
+    other = event(5, "tool/result", tool_result(ASK, "other_tool", True, "EU", {"answer": "EU"}))
+    assert (answer_of(given), is_unanswered(given)) == ("EU", False)
+    assert (answer_of(went_past), is_unanswered(went_past)) == (None, True)
+    assert went_past.payload["ok"] is False
+    assert (answer_of(other), is_unanswered(other)) == (None, False)
+    assert fold(fold(None, asked(4, '{"question": "Which?"}')), went_past) is None

@@ -109,6 +109,7 @@ def test_an_ordinary_message_instead_of_an_answer_leaves_the_question_unanswered
     assert (unanswered["callId"], unanswered["ok"]) == (question["callId"], False)
     assert "did not answer" in texts(events[2])
     assert api.question(sid) is None
+    assert "Question left unanswered." in api.get(f"/sessions/{sid}").text
 
 
 def test_a_question_after_a_panel_keeps_the_panel_and_answering_does_not_restart_the_turn(api: Api) -> None:
