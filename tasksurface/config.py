@@ -1,4 +1,8 @@
-"""Settings, named as DESIGN.md's configuration table names them; read once at start."""
+"""Settings: one typed field per setting, read from the environment once at start.
+
+The environment names are the ones DESIGN.md and the README's table give; a value that does
+not fit its field stops the start with the setting's name and what it accepts.
+"""
 
 from __future__ import annotations
 
@@ -8,64 +12,113 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from .domain.limits import Limits
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parents[1] / "instance"
+ENV_PREFIX = "TASKSURFACE_"
 ModelBackendName = Literal["scripted", "openai"]
 ToolMode = Literal["native", "both", "code"]
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Settings(BaseSettings):
+    """Every setting of a deployment; tests and embedding apps pass field names as overrides."""
 
-    database_url: str
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        extra="forbid",
+        frozen=True,
+        env_ignore_empty=True,
+        populate_by_name=True,
+    )
+
+    instance_path: Path = DEFAULT_INSTANCE_PATH
+    """Folder for the SQLite file, the development key and compiled catalogs."""
+    database_url: str = ""
+    """SQLAlchemy URL; empty means a SQLite file in the instance folder."""
     model: ModelBackendName = "scripted"
     tool_mode: ToolMode = "native"
-    secret_key: str
+    secret_key: str = ""
+    """Signs the identity cookie; empty means the development key kept in the instance folder."""
+    environment: Literal["development", "production"] = Field(
+        "development", validation_alias=AliasChoices("TASKSURFACE_ENV", "environment")
+    )
+    """In production the signing key must be set explicitly."""
     auto_migrate: bool = True
     limits: Limits = Limits()
-    history_page: int = 50
+    """`TASKSURFACE_LIMITS`: a JSON object of the limits to change; the rest keep their defaults."""
+    history_page: int = Field(50, gt=0, le=1000)
     """Transcript events per page; older pages load on demand."""
-    openai_base_url: str | None = None
-    """`OPENAI_BASE_URL`: the OpenAI-compatible endpoint; unset means OpenAI's own."""
-    openai_api_key: SecretStr | None = None
-    """`OPENAI_API_KEY`; a secret, so it never shows in a repr or a log line."""
+    openai_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url")
+    )
+    """The OpenAI-compatible endpoint; unset means OpenAI's own."""
+    openai_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("OPENAI_API_KEY", "openai_api_key")
+    )
+    """A secret, so it never shows in a repr or a log line."""
     openai_model: str | None = None
-    """`TASKSURFACE_OPENAI_MODEL`: the provider's model name."""
+    """The provider's model name."""
     model_timeout: float = Field(default=60.0, gt=0)
-    """`TASKSURFACE_MODEL_TIMEOUT`: seconds to connect, and to wait for each piece of a reply."""
+    """Seconds to connect, and to wait for each piece of a reply."""
     model_max_retries: int = Field(default=2, ge=0, le=10)
-    """`TASKSURFACE_MODEL_MAX_RETRIES`: retries, with backoff, after a timeout, 408, 409, 429 or 5xx."""
+    """Retries, with backoff, after a timeout, 408, 409, 429 or 5xx."""
     task_surface: bool = True
-    """`TASKSURFACE_TASK_SURFACE=0` turns the feature off: not advertised, not drawn, log kept."""
-    environment: Literal["development", "production"] = "development"
-    """In production the signing key must be set explicitly."""
+    """`0` turns the feature off: not advertised, not drawn, log kept."""
     identity_header: str | None = None
     """A request header set by a trusted auth proxy that names the user; off by default."""
     frame_ancestors: str = "'self'"
     """Who may embed the page (the CSP frame-ancestors allow-list)."""
-    max_body_bytes: int = 1024 * 1024
+    max_body_bytes: int = Field(1024 * 1024, gt=0)
+
+
+def env_names(name: str) -> tuple[str, ...]:
+    """The environment variable(s) an operator sets for the field `name`."""
+    info = Settings.model_fields[name]
+    alias = info.validation_alias
+    if isinstance(alias, AliasChoices):
+        return tuple(str(choice) for choice in alias.choices if str(choice).isupper())
+    return (ENV_PREFIX + name.upper(),)
+
+
+def all_env_names() -> list[str]:
+    return [env for name in Settings.model_fields for env in env_names(name)]
+
+
+class ConfigurationError(ValueError):
+    """A setting whose value does not fit; the app refuses to start and says which and why."""
+
+
+class InsecureConfiguration(ConfigurationError):
+    """A setting that would make the deployment unsafe; the app refuses to start."""
+
+
+def _explain(error: ValidationError) -> ConfigurationError:
+    lines = []
+    for problem in error.errors():
+        field = str(problem["loc"][0]) if problem["loc"] else ""
+        names = env_names(field) if field in Settings.model_fields else (field,)
+        where = ".".join(str(part) for part in problem["loc"][1:])
+        setting = names[0] + (f" ({where})" if where else "")
+        given = problem.get("input")
+        shown = (
+            ""
+            if isinstance(given, dict) or field in ("openai_api_key", "secret_key")
+            else f" (got {given!r})"
+        )
+        lines.append(f"{setting}: {problem['msg']}{shown}")
+    return ConfigurationError("invalid setting: " + "; ".join(lines))
 
 
 def instance_path() -> Path:
-    return Path(os.environ.get("TASKSURFACE_INSTANCE_PATH", DEFAULT_INSTANCE_PATH))
+    """Read before the rest, so the Flask app knows its folder."""
+    return Path(os.environ.get("TASKSURFACE_INSTANCE_PATH") or DEFAULT_INSTANCE_PATH)
 
 
-def database_url() -> str:
-    """`TASKSURFACE_DATABASE_URL`, else a SQLite file in the instance folder."""
-    url = os.environ.get("TASKSURFACE_DATABASE_URL")
-    if url:
-        return url
-    folder = instance_path()
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'tasksurface.sqlite3'}"
-
-
-def development_secret_key() -> str:
+def development_secret_key(folder: Path) -> str:
     """Generated once and kept in the instance folder, so a restart keeps everyone's identity."""
-    folder = instance_path()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "secret_key"
     if not path.exists():
@@ -74,55 +127,29 @@ def development_secret_key() -> str:
     return path.read_text().strip()
 
 
-_MODEL_SETTINGS = (
-    ("OPENAI_BASE_URL", "openai_base_url"),
-    ("OPENAI_API_KEY", "openai_api_key"),
-    ("TASKSURFACE_OPENAI_MODEL", "openai_model"),
-    ("TASKSURFACE_MODEL_TIMEOUT", "model_timeout"),
-    ("TASKSURFACE_MODEL_MAX_RETRIES", "model_max_retries"),
-)
+def database_url() -> str:
+    """The configured database, for the schema tools that need nothing else (Alembic's CLI)."""
+    return load_settings(derive_secret=False).database_url
 
 
-def _flag(value: str) -> bool:
-    return value.strip().lower() not in ("0", "false", "no", "off", "")
-
-
-def load_settings(overrides: Mapping[str, Any] | None = None) -> Settings:
+def load_settings(overrides: Mapping[str, Any] | None = None, *, derive_secret: bool = True) -> Settings:
     """Defaults, then the environment, then explicit overrides (tests, embedding apps)."""
-    env = os.environ
-    values: dict[str, Any] = {}
-    if "TASKSURFACE_MODEL" in env:
-        values["model"] = env["TASKSURFACE_MODEL"]
-    if "TASKSURFACE_TOOL_MODE" in env:
-        values["tool_mode"] = env["TASKSURFACE_TOOL_MODE"]
-    if "TASKSURFACE_TASK_SURFACE" in env:
-        values["task_surface"] = _flag(env["TASKSURFACE_TASK_SURFACE"])
-    if "TASKSURFACE_AUTO_MIGRATE" in env:
-        values["auto_migrate"] = _flag(env["TASKSURFACE_AUTO_MIGRATE"])
-    if "TASKSURFACE_SECRET_KEY" in env:
-        values["secret_key"] = env["TASKSURFACE_SECRET_KEY"]
-    for name, key in _MODEL_SETTINGS:
-        if env.get(name):
-            values[key] = env[name]
-    for name, key in (
-        ("TASKSURFACE_ENV", "environment"),
-        ("TASKSURFACE_IDENTITY_HEADER", "identity_header"),
-        ("TASKSURFACE_FRAME_ANCESTORS", "frame_ancestors"),
-        ("TASKSURFACE_MAX_BODY_BYTES", "max_body_bytes"),
-    ):
-        if env.get(name):
-            values[key] = env[name]
-    values.update(overrides or {})
-    if "database_url" not in values:
-        values["database_url"] = database_url()
-    if "secret_key" not in values:
-        if values.get("environment") == "production":
+    try:
+        settings = Settings(**dict(overrides or {}))
+    except ValidationError as exc:
+        raise _explain(exc) from None
+    except SettingsError as exc:  # a structured setting that is not JSON
+        field = str(exc).split('"')[1] if '"' in str(exc) else ""
+        name = env_names(field)[0] if field in Settings.model_fields else field
+        raise ConfigurationError(f"invalid setting: {name}: expected a JSON object") from None
+    derived: dict[str, Any] = {}
+    if not settings.database_url:
+        settings.instance_path.mkdir(parents=True, exist_ok=True)
+        derived["database_url"] = f"sqlite:///{settings.instance_path / 'tasksurface.sqlite3'}"
+    if not settings.secret_key and derive_secret:
+        if settings.environment == "production":
             raise InsecureConfiguration(
                 "set TASKSURFACE_SECRET_KEY: production never uses the development key"
             )
-        values["secret_key"] = development_secret_key()
-    return Settings(**values)
-
-
-class InsecureConfiguration(RuntimeError):
-    """A setting that would make the deployment unsafe; the app refuses to start."""
+        derived["secret_key"] = development_secret_key(settings.instance_path)
+    return settings.model_copy(update=derived) if derived else settings

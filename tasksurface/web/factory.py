@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_compress import Compress
 
-from ..config import instance_path, load_settings
+from ..config import load_settings
 from ..services.container import build_services
 from ..store.engine import PROJECT_ROOT
 from . import api, pages, push, views, ws
@@ -41,13 +41,13 @@ def init_compression(app: Flask) -> None:
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    settings = load_settings(test_config)
     app = Flask(
         "tasksurface",
-        instance_path=str(instance_path()),
+        instance_path=str(settings.instance_path.resolve()),
         template_folder=str(PROJECT_ROOT / "templates"),
         static_folder=str(PROJECT_ROOT / "static"),
     )
-    settings = load_settings(test_config)
     app.config.update(
         SECRET_KEY=settings.secret_key,
         SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": ws.MAX_FRAME_CHARS},
@@ -62,7 +62,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ws.sock.init_app(app)
     register_error_handlers(app)
     init_security(app, settings)
-    init_i18n(app, instance_path())
+    init_i18n(app, settings.instance_path)
     init_compression(app)
     app.jinja_env.globals.update(
         render_markdown=render_markdown, diff_lines=diff_lines, ordered_options=views.ordered_options

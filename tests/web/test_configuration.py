@@ -77,5 +77,5 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path: Path) -> None:
 def test_unknown_settings_values_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TASKSURFACE_INSTANCE_PATH", str(tmp_path))
     monkeypatch.setenv("TASKSURFACE_TOOL_MODE", "sometimes")
-    with pytest.raises(ValueError, match="tool_mode"):
+    with pytest.raises(ValueError, match="TASKSURFACE_TOOL_MODE"):
         load_settings()
