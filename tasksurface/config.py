@@ -49,7 +49,7 @@ class Settings(BaseSettings):
     auto_migrate: bool = True
     limits: Limits = Limits()
     """`TASKSURFACE_LIMITS`: a JSON object of the limits to change; the rest keep their defaults."""
-    history_page: int = Field(50, gt=0, le=1000)
+    history_page: int = Field(50, gt=0, le=10_000)
     """Transcript events per page; older pages load on demand."""
     openai_base_url: str | None = Field(
         None, validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url")

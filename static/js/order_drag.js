@@ -1,6 +1,6 @@
 // Reordering the dock's order fields by dragging, with mouse, pen or touch (Pointer Events).
 // The ↑/↓ buttons stay the accessible way; this only moves the <li> (its hidden input travels
-// with it, so the form's order follows) and tells session.js with an "orderdrop" event, which
+// with it, so the form's order follows) and tells order_list.js with an "orderdrop" event, which
 // refreshes the buttons, announces the new place and saves the draft.
 // Listeners sit on document because the dock's HTML is replaced whenever the surface changes.
 (function () {

@@ -14,6 +14,7 @@ from ..config import load_settings
 from ..services.container import build_services
 from ..store.engine import PROJECT_ROOT
 from . import api, pages, push, views, ws
+from .assets import init_assets
 from .diffview import diff_lines
 from .errors import register_error_handlers
 from .i18n import init_i18n
@@ -59,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tasksurface.push"] = hub
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    init_assets(app)
     ws.sock.init_app(app)
     register_error_handlers(app)
     init_security(app, settings)

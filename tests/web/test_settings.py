@@ -56,7 +56,7 @@ def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[pytes
         ("TASKSURFACE_TASK_SURFACE", "2", "valid boolean"),
         ("TASKSURFACE_MAX_BODY_BYTES", "1MB", "valid integer"),
         ("TASKSURFACE_MAX_BODY_BYTES", "0", "greater than 0"),
-        ("TASKSURFACE_HISTORY_PAGE", "5000", "less than or equal to 1000"),
+        ("TASKSURFACE_HISTORY_PAGE", "50000", "less than or equal to 10000"),
         ("TASKSURFACE_MODEL_TIMEOUT", "-1", "greater than 0"),
         ("TASKSURFACE_MODEL_MAX_RETRIES", "11", "less than or equal to 10"),
         ("TASKSURFACE_LIMITS", '{"fields": 0}', "greater than 0"),

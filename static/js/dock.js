@@ -1,0 +1,331 @@
+// The dock: the only editor of the open panel. It submits and dismisses without reloading,
+// keeps the draft, shows refusals beside their fields, and follows the log: a new surface swaps
+// the dock in, a closed one takes it out, and the pending phase decides whether it is editable.
+(function () {
+  "use strict";
+
+  const page = window.TaskSurfacePage;
+  if (!page) return;
+  const { $, $$, t, drafts } = page;
+
+  const dockSlot = $("#dock-slot");
+  let submitting = false; // a submit request is on its way; pushes cannot settle the phase yet
+  const dock = () => $("#task-surface-dock");
+  const form = () => $("#dock-form");
+
+  function fieldValue(field) {
+    const kind = field.dataset.fieldKind;
+    const named = (selector) => $$(selector, field).filter((el) => el.name && el.name.startsWith("f."));
+    switch (kind) {
+      case "text": {
+        const el = named("input, textarea")[0];
+        return el ? el.value : "";
+      }
+      case "toggle": {
+        const el = named("input")[0];
+        return Boolean(el && el.checked);
+      }
+      case "choice": {
+        const el = named("input:checked")[0];
+        return el ? el.value : null;
+      }
+      case "multi-choice":
+        return named("input:checked").map((el) => el.value);
+      case "order":
+        return named("input[type=hidden]").map((el) => el.value);
+      default:
+        return null;
+    }
+  }
+
+  function readValues() {
+    const values = {};
+    $$(".field[data-field-id]", form()).forEach((field) => {
+      values[field.dataset.fieldId] = fieldValue(field);
+    });
+    return values;
+  }
+
+  function applyValues(values, note) {
+    $$(".field[data-field-id]", form()).forEach((field) => {
+      const id = field.dataset.fieldId;
+      if (!(id in values)) return;
+      const value = values[id];
+      const inputs = $$("input, textarea", field).filter((el) => el.name === "f." + id);
+      switch (field.dataset.fieldKind) {
+        case "text":
+          if (inputs[0] && typeof value === "string") inputs[0].value = value;
+          break;
+        case "toggle":
+          if (inputs[0]) inputs[0].checked = value === true;
+          break;
+        case "choice":
+          inputs.forEach((el) => (el.checked = el.value === value));
+          break;
+        case "multi-choice":
+          if (Array.isArray(value)) inputs.forEach((el) => (el.checked = value.includes(el.value)));
+          break;
+        case "order":
+          if (Array.isArray(value)) page.orderList.reorder(field, value);
+          break;
+      }
+    });
+    const noteEl = $("#dock-note");
+    if (noteEl && typeof note === "string") noteEl.value = note;
+  }
+
+  function saveDraft() {
+    const d = dock();
+    if (!d || d.dataset.pendingPhase) return;
+    const noteEl = $("#dock-note");
+    drafts.write(d.dataset.surfaceId, { values: readValues(), note: noteEl ? noteEl.value : "" });
+  }
+
+  function setBusy(phase) {
+    const d = dock();
+    if (!d) return;
+    d.dataset.pendingPhase = phase || "";
+    const busy = Boolean(phase);
+    $$("input, textarea, button, fieldset", form()).forEach((el) => {
+      if (el.type === "hidden") return;
+      el.disabled = busy;
+    });
+    const status = $("#dock-status");
+    if (status && busy) {
+      status.textContent =
+        phase === "claiming"
+          ? t("Submitted: the agent is reading it…")
+          : t("Submitted: waiting for the agent to read it…");
+    }
+  }
+
+  function showRejection(result) {
+    const status = $("#dock-status");
+    $$(".field-problem", form()).forEach((el) => el.remove());
+    $$(".field.has-problem", form()).forEach((el) => el.classList.remove("has-problem"));
+    $$("[aria-invalid]", form()).forEach((el) => el.removeAttribute("aria-invalid"));
+    const reasons = {
+      "invalid-submission": t("please check the highlighted fields"),
+      "not-open": t("this panel is no longer open"),
+      stale: t("another panel has replaced this one"),
+      "submission-pending": t("an answer is already on its way"),
+    };
+    const general = [];
+    (result.problems || []).forEach((problem) => {
+      const field = problem.where && $('.field[data-field-id="' + CSS.escape(problem.where) + '"]', form());
+      if (!field) {
+        general.push(problem.message);
+        return;
+      }
+      field.classList.add("has-problem");
+      const message = document.createElement("p");
+      message.className = "field-problem";
+      message.id = "problem-" + problem.where;
+      message.textContent = problem.message;
+      field.appendChild(message);
+      const control = $("input:not([type=hidden]), textarea, fieldset", field);
+      if (control) {
+        control.setAttribute("aria-invalid", "true");
+        control.setAttribute("aria-describedby", message.id);
+      }
+    });
+    if (status) {
+      status.innerHTML = "";
+      const span = document.createElement("span");
+      span.className = "problem";
+      span.textContent =
+        t("Not sent: %(reason)s.", { reason: reasons[result.reason] || result.reason }) + " " + general.join(". ");
+      status.appendChild(span);
+    }
+    const first = $(".has-problem input:not([type=hidden]), .has-problem textarea", form());
+    if (first) first.focus();
+  }
+
+  const activeUrl = (surfaceId) => page.sessionUrl("/task-surfaces/" + encodeURIComponent(surfaceId));
+  const surfaceUrl = (surfaceId, action) => activeUrl(surfaceId) + "/" + action;
+
+  async function submitDock() {
+    const d = dock();
+    if (!d || d.dataset.pendingPhase) return;
+    const surfaceId = d.dataset.surfaceId;
+    const idInput = $("input[name=submissionId]", form());
+    const noteEl = $("#dock-note");
+    const payload = { submissionId: idInput.value, values: readValues() };
+    if (noteEl && noteEl.value.trim()) payload.note = noteEl.value;
+    saveDraft();
+    setBusy("queued");
+    submitting = true;
+    try {
+      const result = await page.postJson(surfaceUrl(surfaceId, "submit"), payload);
+      submitting = false;
+      if (result.accepted) {
+        recheck(surfaceId);
+        d.dataset.pendingSubmission = payload.submissionId;
+        page.announce(t("Submitted."));
+        if (page.composerText) page.composerText.focus();
+        return;
+      }
+      setBusy("");
+      idInput.value = page.newId();
+      showRejection(result);
+    } catch (error) {
+      submitting = false;
+      // Transport trouble: keep the same submissionId, so a retry cannot create a second message.
+      setBusy("");
+      showRejection({
+        reason: (error.data && error.data.error && error.data.error.message) || t("connection problem"),
+      });
+    }
+  }
+
+  async function dismissDock() {
+    const d = dock();
+    if (!d || d.dataset.pendingPhase) return;
+    const idInput = $("input[name=dismissalId]", form());
+    try {
+      const result = await page.postJson(surfaceUrl(d.dataset.surfaceId, "dismiss"), {
+        dismissalId: idInput.value,
+      });
+      if (result.dismissed) {
+        page.announce(t("Panel dismissed."));
+        if (page.composerText) page.composerText.focus();
+      } else {
+        showRejection({ reason: result.reason });
+      }
+    } catch (_) {
+      showRejection({ reason: t("connection problem") });
+    }
+  }
+
+  function mountDock(focus) {
+    const d = dock();
+    if (!d) return;
+    const collapse = $(".dock-collapse", d);
+    if (collapse) collapse.hidden = false;
+    $$(".order-list", d).forEach(page.orderList.refresh);
+    if (!d.dataset.pendingPhase) {
+      const draft = drafts.read(d.dataset.surfaceId);
+      if (draft && draft.values) applyValues(draft.values, draft.note);
+    }
+    if (focus && !dockSlot.hidden) focusTitle();
+  }
+
+  // Focus goes to the dock's title; `true` when there was a dock to take it.
+  function focusTitle() {
+    const title = dock() && $("#dock-title", dock());
+    if (title) title.focus();
+    return Boolean(title);
+  }
+
+  let loadingSurface = null; // the surface whose dock is being fetched, so pushes do not fetch it twice
+  let wantedSurface = null;
+
+  async function replaceDock(surfaceId, focus) {
+    wantedSurface = surfaceId;
+    if (loadingSurface) return;
+    loadingSurface = surfaceId;
+    try {
+      const response = await fetch("/sessions/" + encodeURIComponent(page.sessionId) + "/dock", {
+        credentials: "same-origin",
+      });
+      if (response.ok) {
+        dockSlot.innerHTML = await response.text();
+        mountDock(focus);
+      }
+    } finally {
+      loadingSurface = null;
+    }
+    const d = dock();
+    if ((d ? d.dataset.surfaceId : null) !== wantedSurface) {
+      if (wantedSurface) replaceDock(wantedSurface, focus);
+      else dockSlot.innerHTML = "";
+    }
+  }
+
+  function toggleCollapse() {
+    const d = dock();
+    const button = $(".dock-collapse", d);
+    const collapsed = d.classList.toggle("collapsed");
+    button.setAttribute("aria-expanded", String(!collapsed));
+    button.textContent = collapsed ? t("Expand") : t("Collapse");
+    button.focus();
+  }
+
+  dockSlot.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (!target || !dock()) return;
+    if (target.dataset.action === "dismiss") {
+      event.preventDefault();
+      dismissDock();
+    } else if (target.classList.contains("dock-collapse")) {
+      toggleCollapse();
+    }
+  });
+  dockSlot.addEventListener("submit", (event) => {
+    event.preventDefault();
+    submitDock();
+  });
+  dockSlot.addEventListener("input", saveDraft);
+  dockSlot.addEventListener("change", saveDraft);
+  dockSlot.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && dock() && !dock().classList.contains("collapsed")) toggleCollapse();
+  });
+
+  // A pending record that vanished is never taken as an outcome: the dock asks getActive.
+  function applySurface(state) {
+    if (!state) return;
+    const d = dock();
+    const activeId = state.active ? state.active.surfaceId : null;
+    const shownId = d ? d.dataset.surfaceId : null;
+    if (activeId !== shownId) {
+      if (shownId) drafts.clear(shownId);
+      submitting = false;
+      if (activeId) {
+        replaceDock(activeId, true);
+      } else {
+        wantedSurface = null;
+        if (!loadingSurface) dockSlot.innerHTML = "";
+      }
+      return;
+    }
+    if (!d || submitting) return;
+    const phase = state.pending ? state.pending.phase : "";
+    if (phase === (d.dataset.pendingPhase || "")) return;
+    if (phase) setBusy(phase);
+    else recheck(activeId);
+  }
+
+  async function recheck(surfaceId) {
+    let result;
+    try {
+      const response = await fetch(activeUrl(surfaceId), { credentials: "same-origin" });
+      result = await response.json();
+    } catch (_) {
+      return; // the next push or reconnect asks again
+    }
+    const d = dock();
+    if (!d || d.dataset.surfaceId !== surfaceId || submitting) return;
+    if (!result.active) {
+      drafts.clear(surfaceId);
+      dockSlot.innerHTML = "";
+    } else if (result.pending) {
+      setBusy(result.pending.phase);
+    } else if (d.dataset.pendingPhase) {
+      // A discard: the same surface is editable again, with the draft the user left.
+      setBusy("");
+      const draft = drafts.read(surfaceId);
+      if (draft && draft.values) applyValues(draft.values, draft.note);
+      const status = $("#dock-status");
+      if (status) status.textContent = t("Your answer was not delivered; you can send it again.");
+      $("input[name=submissionId]", form()).value = page.newId();
+    }
+  }
+
+  page.dock = { element: dock, saveDraft, focusTitle };
+
+  page.onMessage((message) => {
+    if (message.type === "hello" || message.type === "change") applySurface(message.taskSurface);
+  });
+
+  mountDock(false);
+})();

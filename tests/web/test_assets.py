@@ -1,0 +1,43 @@
+"""The page's behaviours travel as one bundle, named by its content, in one request."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..support import Api
+
+JS = Path(__file__).resolve().parents[2] / "static" / "js"
+
+
+def _script_urls(api: Api, sid: str) -> list[str]:
+    page = api.get(f"/sessions/{sid}")
+    assert page.status_code == 200
+    return re.findall(r'<script src="([^"]+)"', page.text)
+
+
+def test_the_session_page_loads_its_behaviours_as_one_hashed_bundle(api: Api) -> None:
+    sid = api.create_session()
+    urls = _script_urls(api, sid)
+    assert urls[0] == "/static/js/theme.js"
+    bundles = [u for u in urls if u.startswith("/assets/")]
+    assert len(bundles) == 1 and re.fullmatch(r"/assets/session\.[0-9a-f]{16}\.js", bundles[0])
+    response = api.get(bundles[0])
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/javascript")
+    assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    body = response.text
+    for name in ("page.js", "drafts.js", "dock.js", "question.js", "live.js", "order_drag.js"):
+        first_line = (JS / name).read_text().splitlines()[0]
+        assert first_line in body, name
+    # The bus comes first: every other behaviour reads it when it loads.
+    assert body.index("window.TaskSurfacePage = {") < body.index("page.drafts = {")
+
+
+def test_an_old_bundle_url_gets_todays_files_without_being_kept(api: Api) -> None:
+    sid = api.create_session()
+    current = next(u for u in _script_urls(api, sid) if u.startswith("/assets/"))
+    stale = api.get("/assets/session.0000000000000000.js")
+    assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-cache"
+    assert stale.text == api.get(current).text
+    assert api.get("/assets/nothing.0000000000000000.js").status_code == 404
