@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from .domain.limits import Limits
@@ -21,6 +21,8 @@ DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parents[1] / "instance"
 ENV_PREFIX = "TASKSURFACE_"
 ModelBackendName = Literal["scripted", "openai"]
 ToolMode = Literal["native", "both", "code"]
+TasksMode = Literal["off", "embedded", "celery"]
+DEMO_COMMANDS_FILE = Path(__file__).resolve().parent / "tasks" / "demo_commands.toml"
 
 
 class Settings(BaseSettings):
@@ -72,6 +74,34 @@ class Settings(BaseSettings):
     frame_ancestors: str = "'self'"
     """Who may embed the page (the CSP frame-ancestors allow-list)."""
     max_body_bytes: int = Field(1024 * 1024, gt=0)
+    tasks: TasksMode = "embedded"
+    """Background tasks: `embedded` runs them in the web process, `celery` on workers, `off` not at all."""
+    commands_file: Path = DEMO_COMMANDS_FILE
+    """The TOML file of commands `run_command` may run; the shipped demo commands by default."""
+    task_wait_timeout_ms: int = Field(30_000, ge=0)
+    """How long `task_output` with `wait: true` waits when the model names no timeout."""
+    task_max_wait_timeout_ms: int = Field(600_000, ge=0)
+    """The longest wait a model may ask for; longer requests wait this long."""
+    task_max_running: int = Field(16, gt=0, le=1000)
+    """Queued or running tasks one session may have at once."""
+    task_host_timeout: float = Field(20.0, gt=0, le=3600)
+    """Seconds without a heartbeat after which a running task's host counts as stopped."""
+    task_output_retain_bytes: int = Field(1024 * 1024, ge=4096)
+    """Output kept per task; the oldest goes first, and a reader is told that some was dropped."""
+    celery_broker_url: str = "redis://127.0.0.1:6379/0"
+    """The Redis broker of `TASKSURFACE_TASKS=celery`."""
+    celery_queue: str = Field("tasksurface", pattern=r"^[A-Za-z0-9_.-]{1,100}$")
+    """The queue workers take tasks from; also the prefix of every Redis key, so deployments can share one."""
+
+    @model_validator(mode="after")
+    def _wait_within_maximum(self) -> Settings:
+        if self.task_wait_timeout_ms > self.task_max_wait_timeout_ms:
+            raise ValueError(
+                f"TASKSURFACE_TASK_WAIT_TIMEOUT_MS ({self.task_wait_timeout_ms}) is above "
+                f"TASKSURFACE_TASK_MAX_WAIT_TIMEOUT_MS ({self.task_max_wait_timeout_ms}); "
+                "the default wait must fit within the maximum"
+            )
+        return self
 
 
 def env_names(name: str) -> tuple[str, ...]:
@@ -98,6 +128,9 @@ class InsecureConfiguration(ConfigurationError):
 def _explain(error: ValidationError) -> ConfigurationError:
     lines = []
     for problem in error.errors():
+        if not problem["loc"]:  # a rule across settings: its message names them
+            lines.append(str(problem["msg"]).removeprefix("Value error, "))
+            continue
         field = str(problem["loc"][0]) if problem["loc"] else ""
         names = env_names(field) if field in Settings.model_fields else (field,)
         where = ".".join(str(part) for part in problem["loc"][1:])

@@ -70,6 +70,9 @@ class RunnerPool:
         self._threads: dict[SessionId, threading.Thread] = {}
         self._wakeups: set[SessionId] = set()
         self._stopping = threading.Event()
+        self.context_sources: list[Callable[[SessionId], None]] = []
+        """Write context the next model request of a session must see (task notices) into its log;
+        called before every model step and whenever the session's runner finds nothing to admit."""
 
     def wake(self, session_id: SessionId) -> None:
         """Make sure a runner looks at this session's queue soon."""
@@ -112,6 +115,7 @@ class RunnerPool:
                 if item is not None:
                     self._process(session_id, item)
                     continue
+                self._gather_context(session_id)
                 self._finish_open_turn(session_id)
             except Exception:
                 logger.exception("runner for session %s failed", session_id)
@@ -220,6 +224,7 @@ class RunnerPool:
         for _ in range(MAX_MODEL_STEPS):
             if self._stopping.is_set():
                 return
+            self._gather_context(session_id)
             with self.database.read() as db:
                 history = log.events_after(db, session_id, 0)
             try:
@@ -236,6 +241,13 @@ class RunnerPool:
                 return
             if not self._apply_reply(session_id, reply):
                 return
+
+    def _gather_context(self, session_id: SessionId) -> None:
+        for source in self.context_sources:
+            try:
+                source(session_id)
+            except Exception:  # context is owed, not required: the turn goes on without it
+                logger.exception("gathering context for session %s failed", session_id)
 
     def _ask_model(self, session_id: SessionId, history: Sequence[SessionEvent]) -> ModelReply:
         """One model step; a streaming backend's text is shown as it arrives when someone listens."""

@@ -21,9 +21,10 @@ from ..agent.ports import ModelError, ModelReply, TextSink, ToolCallRequest, Too
 from ..domain.events import SessionEvent
 from ..domain.ids import is_wire_id
 from ..domain.presentation import TOOL_NAME
+from ..domain.tasks import is_delegated
 from .call_tool import NAME as DISPATCHER
 from .openai_messages import Message, history_messages, tool_specs
-from .prompt import system_prompt
+from .prompt import SUBAGENT, system_prompt
 
 
 @dataclass(frozen=True)
@@ -97,8 +98,10 @@ class OpenAIChatBackend:
 def request_messages(history: Sequence[SessionEvent], tools: Sequence[ToolDefinition]) -> list[Message]:
     """The system prompt for the advertised tools, then the history."""
     names = {t.name for t in tools}
-    system: Message = {"role": "system", "content": system_prompt(TOOL_NAME in names, DISPATCHER in names)}
-    return [system, *history_messages(history)]
+    if is_delegated(history):
+        return [{"role": "system", "content": SUBAGENT}, *history_messages(history)]
+    prompt = system_prompt(TOOL_NAME in names, DISPATCHER in names, "task_output" in names)
+    return [{"role": "system", "content": prompt}, *history_messages(history)]
 
 
 @dataclass

@@ -18,6 +18,8 @@ What the model reads, event by event:
   without an answer.
 - `task-surface/dismissed` → a short `user` note that the panel was closed unanswered, so a
   later message is not read as the panel's answer.
+- `task/notice` → a `user` message with the notice's text (a background task finished). A notice
+  logged while calls wait for their results follows those results, so no call goes unanswered.
 - `agent/error` → nothing: host and provider failures are for the person, not the model.
 - `session/rewound` → nothing: the rewound events are already out of the history.
 """
@@ -30,6 +32,7 @@ from typing import Any, assert_never
 
 from ..agent.ports import ToolDefinition
 from ..domain.events import SessionEvent, content_text
+from ..domain.tasks import read_notice
 
 Message = dict[str, Any]
 MISSING_RESULT = "error: no result was recorded for this call (the host stopped before it finished)"
@@ -68,6 +71,8 @@ def history_messages(history: Sequence[SessionEvent]) -> list[Message]:
                 out.result(str(payload.get("callId")), content_text(payload.get("content")))
             case "task-surface/dismissed":
                 out.say("user", dismissal_note(dict(payload)))
+            case "task/notice":
+                out.note(read_notice(payload))
             case "agent/error" | "session/rewound":
                 pass
             case _:
@@ -92,6 +97,15 @@ class _Conversation:
         """Results that wait for the result of an earlier call of the same message."""
         self.open_assistant: Message | None = None
         """The assistant message later calls may join: nothing came after it yet but its own calls."""
+        self.notes: list[str] = []
+        """Notices that wait for the calls before them to be answered."""
+
+    def note(self, text: str) -> None:
+        """Context from the host; it never cuts a call off from its result."""
+        if self.unanswered:
+            self.notes.append(text)
+        else:
+            self.say("user", text)
 
     def say(self, role: str, text: str) -> None:
         self._answer_missing()
@@ -116,10 +130,18 @@ class _Conversation:
         while self.unanswered and self.unanswered[0] in self.held:
             first = self.unanswered.pop(0)
             self._tool(first, self.held.pop(first))
+        if not self.unanswered:
+            self._flush_notes()
 
     def finish(self) -> list[Message]:
         self._answer_missing()
+        self._flush_notes()
         return self.messages
+
+    def _flush_notes(self) -> None:
+        notes, self.notes = self.notes, []
+        for text in notes:
+            self.say("user", text)
 
     def _tool(self, call_id: str, text: str) -> None:
         self.messages.append({"role": "tool", "tool_call_id": call_id, "content": text})

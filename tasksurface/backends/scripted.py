@@ -4,6 +4,10 @@
 - `/ask <question>` asks a short blocking question (`/ask Which region? | EU | US` offers
   suggested answers), and the answer is read back when it arrives;
 - `/tool <name> <json>` calls any tool with that JSON verbatim;
+- `/run <command> [<json args>]`, `/delegate <label> | <prompt>`, `/output <task id> [wait [<ms>]]`,
+  `/tasks` and `/kill <task id> [<reason>]` start, read, list and stop background tasks;
+- a completion notice logged since its last reply is acknowledged in the next reply;
+- as a `delegate_task` sub-agent, it answers with a short numbered report of the prompt;
 - several commands, one per line, become several calls in one reply, in that order;
 - a Task Surface submission gets an acknowledgement quoting the submitted values;
 - anything else gets a short prose reply.
@@ -18,20 +22,34 @@ from collections.abc import Sequence
 from ..agent.ports import ModelReply, ToolCallRequest, ToolDefinition
 from ..domain.events import SessionEvent, content_text, read_correlation
 from ..domain.question import QUESTION_TOOL
+from ..domain.tasks import NOTICE_KIND, is_delegated, read_notice
 from .demos import DEMOS
 
 HELP = (
     "I am the scripted demo agent. Try `/surface all` (or `compare`, `plan`, `review`, `fields`) "
-    "to see a Task Surface, `/ask <question>` for a short question in the composer, or "
+    "to see a Task Surface, `/ask <question>` for a short question in the composer, "
+    "`/run count` to start a background task (then `/tasks`, `/output <id>`, `/kill <id>`), or "
     "`/tool <name> <json>` to call a tool directly."
 )
 
 
-COMMANDS = ("/surface", "/ask", "/tool")
+COMMANDS = ("/surface", "/ask", "/tool", "/run", "/delegate", "/output", "/tasks", "/kill")
 
 
 class ScriptedBackend:
     def respond(self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition]) -> ModelReply:
+        if is_delegated(history):
+            return ModelReply(subagent_report(content_text(history[0].payload.get("content"))))
+        reply = self._respond([e for e in history if e.kind != NOTICE_KIND], tools)
+        noticed = _notices_since_last_reply(history)
+        if not noticed:
+            return reply
+        heard = "\n".join("> " + text for text in noticed)
+        return ModelReply(
+            f"Noted:\n\n{heard}" + (f"\n\n{reply.text}" if reply.text else ""), reply.tool_calls
+        )
+
+    def _respond(self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition]) -> ModelReply:
         last = history[-1] if history else None
         if last is None:
             return ModelReply(HELP)
@@ -78,12 +96,71 @@ class ScriptedBackend:
                 return ModelReply("Task Surface is not available here, so let us continue in chat.")
             arguments = json.dumps({"model": DEMOS[demo]}, ensure_ascii=False)
             return ModelReply("Here is a panel for that.", [_call("show_task_surface", arguments)])
+        task_call = _task_command(text)
+        if task_call is not None:
+            return task_call
         if text.startswith("/tool"):
             parts = text.removeprefix("/tool").strip().split(None, 1)
             if not parts:
                 return ModelReply("Usage: `/tool <name> <json>`")
             return ModelReply(None, [_call(parts[0], parts[1] if len(parts) > 1 else "{}")])
         return ModelReply(f"You said: {text}\n\n{HELP}")
+
+
+def _task_command(text: str) -> ModelReply | None:
+    """`/run`, `/delegate`, `/output`, `/tasks` and `/kill`: the background task tools."""
+    word, _, rest = text.partition(" ")
+    rest = rest.strip()
+    if word == "/run":
+        name, _, args = rest.partition(" ")
+        if not name:
+            return ModelReply('Usage: `/run <command> [<json args>]`, e.g. `/run count {"n": 5}`')
+        try:
+            parsed = json.loads(args) if args.strip() else {}
+        except ValueError:
+            return ModelReply("The arguments after the command name must be a JSON object.")
+        return ModelReply(None, [_call("run_command", json.dumps({"name": name, "args": parsed}))])
+    if word == "/delegate":
+        label, _, prompt = rest.partition("|")
+        if not label.strip() or not prompt.strip():
+            return ModelReply("Usage: `/delegate <label> | <prompt>`")
+        arguments = {"label": label.strip(), "prompt": prompt.strip()}
+        return ModelReply(None, [_call("delegate_task", json.dumps(arguments, ensure_ascii=False))])
+    if word == "/output":
+        task_id, *options = rest.split()
+        read: dict[str, object] = {"task_id": task_id}
+        if options[:1] == ["wait"]:
+            read["wait"] = True
+            if len(options) > 1 and options[1].isdigit():
+                read["timeout_ms"] = int(options[1])
+        return ModelReply(None, [_call("task_output", json.dumps(read))])
+    if word == "/tasks":
+        return ModelReply(None, [_call("task_list", "{}")])
+    if word == "/kill":
+        task_id, _, reason = rest.partition(" ")
+        killed: dict[str, object] = {"task_id": task_id}
+        if reason.strip():
+            killed["reason"] = reason.strip()
+        return ModelReply(None, [_call("task_kill", json.dumps(killed, ensure_ascii=False))])
+    return None
+
+
+def subagent_report(prompt: str) -> str:
+    """What the scripted sub-agent answers: deterministic, a line per step, so its output streams."""
+    steps = [part.strip() for part in prompt.replace("\n", ",").split(",") if part.strip()][:20]
+    lines = [f"Working on: {prompt.strip()}", ""]
+    lines += [f"{i}. looked at {step}" for i, step in enumerate(steps, 1)]
+    return "\n".join([*lines, "", "Done."])
+
+
+def _notices_since_last_reply(history: Sequence[SessionEvent]) -> list[str]:
+    noticed: list[str] = []
+    for event in reversed(history):
+        if event.kind == NOTICE_KIND:
+            noticed.append(read_notice(event.payload))
+        elif event.kind in ("assistant/message", "tool/call"):
+            break
+    return list(reversed(noticed))
 
 
 def _call(name: str, arguments: str) -> ToolCallRequest:

@@ -25,6 +25,7 @@ EventKind = Literal[
     "task-surface/dismissed",
     "agent/error",
     "session/rewound",
+    "task/notice",
 ]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 

@@ -15,6 +15,8 @@ TaskSurfaceSubmissionId = NewType("TaskSurfaceSubmissionId", str)
 TaskSurfaceDismissalId = NewType("TaskSurfaceDismissalId", str)
 AnswerId = NewType("AnswerId", str)
 """Minted by the client per answer to a question, so a retry is recognised."""
+TaskId = NewType("TaskId", str)
+"""A background task; minted by the host, short enough that a 64-byte notice still names it."""
 
 WIRE_ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 _WIRE_ID = re.compile(WIRE_ID_PATTERN)
@@ -74,3 +76,7 @@ def dismissal_id(value: object) -> TaskSurfaceDismissalId:
 
 def answer_id(value: object) -> AnswerId:
     return AnswerId(_checked("answerId", value))
+
+
+def task_id(value: object) -> TaskId:
+    return TaskId(_checked("taskId", value))

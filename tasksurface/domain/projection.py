@@ -41,7 +41,7 @@ def fold(state: TaskSurfaceProjection, event: SessionEvent) -> TaskSurfaceProjec
             if active and payload.get("surfaceId") == active.surface_id:
                 return EMPTY
             return state
-        case "tool/call" | "assistant/message" | "agent/error" | "session/rewound":
+        case "tool/call" | "assistant/message" | "agent/error" | "session/rewound" | "task/notice":
             return state
         case _:
             assert_never(event.kind)

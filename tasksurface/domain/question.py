@@ -145,7 +145,9 @@ def fold(state: OpenQuestion | None, event: SessionEvent) -> OpenQuestion | None
             return None if state is not None and payload.get("callId") == state.call_id else state
         case "user/message":
             return None
-        case "assistant/message" | "task-surface/dismissed" | "agent/error" | "session/rewound":
+        case (
+            "assistant/message" | "task-surface/dismissed" | "agent/error" | "session/rewound" | "task/notice"
+        ):
             return state
         case _:
             assert_never(event.kind)

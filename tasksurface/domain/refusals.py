@@ -54,6 +54,20 @@ class QuestionCode(StrEnum):
     ID_CONFLICT = "answer.id-conflict"
 
 
+class TaskCode(StrEnum):
+    """Why a background task tool call, or a request about a task, was refused."""
+
+    INVALID_JSON = "task.invalid-json"
+    DUPLICATE_KEY = "task.duplicate-key"
+    ARGUMENTS = "task.invalid-arguments"
+    NOT_FOUND = "task.not-found"
+    TOO_MANY = "task.too-many"
+    UNKNOWN_COMMAND = "command.unknown"
+    UNKNOWN_ARGUMENT = "command.unknown-argument"
+    MISSING_ARGUMENT = "command.missing-argument"
+    INVALID_ARGUMENT = "command.invalid-argument"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One reason, with the place it applies to (`fields.2.options`, a field id, …)."""
@@ -99,3 +113,7 @@ class SubmissionRefused(Exception):
 
 class QuestionRefused(Refused):
     """A question that must not be asked, or an answer that must not be logged."""
+
+
+class TaskRefused(Refused):
+    """A task tool call or task request that does nothing; the model or client reads the code."""

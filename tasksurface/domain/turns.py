@@ -16,6 +16,10 @@ from .ids import CallId
 from .question import OpenQuestion
 
 TOOL_KINDS = frozenset({"tool/call", "tool/result"})
+CONTEXT_KINDS = frozenset({"task/notice"})
+"""Context for the next model request that may land anywhere, even mid-turn; it owes nothing itself."""
+PASSING_KINDS = TOOL_KINDS | CONTEXT_KINDS
+"""What a turn's tail may hold after the event that started it."""
 OPEN_ENDINGS = TOOL_KINDS | {"user/message"}
 """The last kinds of event after which the agent may still owe something; the rest end a turn."""
 INTERRUPTED = "error: the host stopped before this call finished, so it may or may not have taken effect"
@@ -42,6 +46,7 @@ NOTHING = Owed(reply=False)
 
 def owed(tail: Sequence[SessionEvent], question: OpenQuestion | None) -> Owed:
     """`tail` is the run of tool events at the end of the visible log and the event before it."""
+    tail = [e for e in tail if e.kind not in CONTEXT_KINDS]
     if not tail:
         return NOTHING
     last = tail[-1]

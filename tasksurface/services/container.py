@@ -16,8 +16,13 @@ from ..backends.scripted import ScriptedBackend
 from ..config import Settings
 from ..store.db import Database
 from ..store.engine import check_schema_current, make_engine, upgrade_to_head
+from ..tasks.runtime import DELEGATE_OUTPUT_LIMIT
+from ..tasks.web import WebTasks, build_web_tasks
 from ..tools.ask_user_question import AskUserQuestion
+from ..tools.delegate_task import DelegateTask
+from ..tools.run_command import RunCommand
 from ..tools.show_task_surface import ShowTaskSurface
+from ..tools.tasks import TaskKill, TaskList, TaskOutput
 from .outcomes import OutcomeJournal
 from .questions import QuestionService
 from .sessions import SessionService
@@ -34,13 +39,20 @@ class Services:
     sessions: SessionService
     surfaces: TaskSurfaceService
     questions: QuestionService
+    tasks: WebTasks | None
 
     def start(self) -> None:
         """Take up durable inbox rows and half-done turns left by an earlier process."""
+        if self.tasks is not None:
+            self.tasks.start()
         self.runner.wake_all_with_work()
 
     def stop(self) -> None:
+        if self.tasks is not None:
+            self.tasks.stop_waits()
         self.runner.stop()
+        if self.tasks is not None:
+            self.tasks.stop()
         self.database.dispose()
 
 
@@ -71,7 +83,7 @@ def build_backend(settings: Settings) -> ModelBackend:
     raise ValueError(f"model backend {settings.model!r} is not available in this build")
 
 
-def build_tools(settings: Settings) -> ToolRegistry:
+def build_tools(settings: Settings, tasks: WebTasks | None = None) -> ToolRegistry:
     """`native`: the tools themselves; `code`: only the dispatcher; `both`: the tools and the dispatcher.
 
     `show_task_surface` and `ask_user_question` need a direct call (the panel's presentation
@@ -85,6 +97,15 @@ def build_tools(settings: Settings) -> ToolRegistry:
         tools.add(ShowTaskSurface(settings.limits))
     if settings.tool_mode in ("code", "both"):
         tools.add(CallTool())
+    if tasks is not None and settings.tool_mode in ("native", "both"):
+        for tool in (
+            TaskOutput(tasks.service),
+            TaskList(tasks.service),
+            TaskKill(tasks.service),
+            RunCommand(tasks.service, tasks.declared.commands),
+            DelegateTask(tasks.service, DELEGATE_OUTPUT_LIMIT),
+        ):
+            tools.add(tool)
     return tools
 
 
@@ -105,12 +126,17 @@ def build_services(
     journal = OutcomeJournal()
     # A notifier that can also show work in progress (the push hub) gets the streamed text.
     progress = notifier if isinstance(notifier, ProgressSink) else None
+    tasks = None
+    if settings.tasks != "off":
+        tasks = build_web_tasks(settings, database, backend, notifier, lambda s: runner.wake(s), clock)
     runner = RunnerPool(
-        database, claims, backend, build_tools(settings), notifier, [journal], clock, progress
+        database, claims, backend, build_tools(settings, tasks), notifier, [journal], clock, progress
     )
+    if tasks is not None:
+        runner.context_sources.append(tasks.service.deliver_notices)
     sessions = SessionService(database, claims, notifier, runner.wake, clock, [journal])
     surfaces = TaskSurfaceService(
         database, claims, notifier, runner.wake, clock, settings.limits, enabled=settings.task_surface
     )
     questions = QuestionService(database, notifier, runner.wake, clock)
-    return Services(settings, database, claims, journal, runner, sessions, surfaces, questions)
+    return Services(settings, database, claims, journal, runner, sessions, surfaces, questions, tasks)

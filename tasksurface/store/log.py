@@ -13,7 +13,7 @@ from ..domain.events import EventKind, NewEvent, SessionEvent
 from ..domain.ids import SessionId
 from ..domain.projection import TaskSurfaceProjection, fold
 from ..domain.question import OpenQuestion
-from ..domain.turns import OPEN_ENDINGS, TOOL_KINDS
+from ..domain.turns import CONTEXT_KINDS, OPEN_ENDINGS, PASSING_KINDS
 from .db import utc
 from .records import SessionInfo, projection_of
 from .tables import EventRow, HiddenRangeRow, SessionRow
@@ -131,18 +131,21 @@ def trailing_turn(db: so.Session, session_id: str, page: int = 64) -> list[Sessi
     while True:
         chunk = events_before(db, session_id, before, page)
         tail = chunk + tail
-        if not chunk or any(e.kind not in TOOL_KINDS for e in chunk):
-            start = max((i for i, e in enumerate(tail) if e.kind not in TOOL_KINDS), default=0)
+        if not chunk or any(e.kind not in PASSING_KINDS for e in chunk):
+            start = max((i for i, e in enumerate(tail) if e.kind not in PASSING_KINDS), default=0)
             return tail[start:]
         before = chunk[0].seq
 
 
 def sessions_with_open_turns(db: so.Session) -> list[SessionId]:
-    """Sessions whose last event may leave the agent something to do (see `domain.turns`)."""
+    """Sessions whose last event may leave the agent something to do (see `domain.turns`).
+
+    A context event (a task notice) at the end may hide an open turn, so those are looked at too.
+    """
     last = sa.select(EventRow.session_id).join(
         SessionRow, sa.and_(SessionRow.id == EventRow.session_id, SessionRow.head_seq == EventRow.seq)
     )
-    query = last.where(EventRow.kind.in_(sorted(OPEN_ENDINGS)))
+    query = last.where(EventRow.kind.in_(sorted(OPEN_ENDINGS | CONTEXT_KINDS)))
     return [SessionId(s) for s in db.scalars(query)]
 
 

@@ -112,3 +112,61 @@ class InboxRow(Base):
     """Set for a Task Surface submission: at most one pending submission per surface of a session
     (a fork shares its origin's surface ids, so the session is part of the key)."""
     created_at: so.Mapped[datetime]
+
+
+class TaskRow(Base):
+    """A background task: its state, its owner session and who runs it; output is in `task_output`."""
+
+    __tablename__ = "tasks"
+    __table_args__ = (sa.Index("ix_tasks_status_reported", "status", "reported"),)
+
+    id: so.Mapped[str] = so.mapped_column(Id, primary_key=True)
+    session_id: so.Mapped[str] = so.mapped_column(sa.ForeignKey("sessions.id"), index=True)
+    call_id: so.Mapped[str | None] = so.mapped_column(Id)
+    """The tool call that started it."""
+    kind: so.Mapped[str] = so.mapped_column(sa.String(40))
+    label: so.Mapped[str] = so.mapped_column(sa.String(200))
+    spec: so.Mapped[dict[str, Any]]
+    """What its producer needs to run it (a command's name and checked values, a prompt)."""
+    status: so.Mapped[str] = so.mapped_column(sa.String(16))
+    detail: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    output_mode: so.Mapped[str] = so.mapped_column(sa.String(8))
+    output_limit: so.Mapped[int | None]
+    started_at: so.Mapped[datetime]
+    ended_at: so.Mapped[datetime | None]
+    host_id: so.Mapped[str | None] = so.mapped_column(sa.String(64))
+    """The process running it; `None` while it waits in a queue for a worker."""
+    host_kind: so.Mapped[str] = so.mapped_column(sa.String(16))
+    """`web` (embedded) or `worker` (Celery): what its failure after a lost heartbeat is called."""
+    heartbeat_at: so.Mapped[datetime | None]
+    """Last sign of life from its host; a running task without one for too long has failed."""
+    cancel_requested: so.Mapped[bool] = so.mapped_column(default=False)
+    cancel_reason: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    stopped_by: so.Mapped[str | None] = so.mapped_column(sa.String(8))
+    reported: so.Mapped[bool] = so.mapped_column(default=False)
+    """The owner learnt of the end (terminal read, kill or notice); written under the row lock."""
+    read_seq: so.Mapped[int] = so.mapped_column(default=0)
+    """The single reader's cursor: the last output chunk `task_output` handed over."""
+    output_seq: so.Mapped[int] = so.mapped_column(default=0)
+    """The last output chunk written."""
+    output_bytes: so.Mapped[int] = so.mapped_column(sa.BigInteger, default=0)
+    kept_bytes: so.Mapped[int] = so.mapped_column(sa.BigInteger, default=0)
+    """Bytes of output still stored; the oldest chunks go when this passes the retention limit."""
+    progress_done: so.Mapped[float | None]
+    progress_total: so.Mapped[float | None]
+    version: so.Mapped[int] = so.mapped_column(default=0)
+    """Bumped by every change, so watchers push only what changed."""
+
+
+class TaskOutputRow(Base):
+    """One chunk of a task's output, in the order it was written."""
+
+    __tablename__ = "task_output"
+    __table_args__ = (sa.UniqueConstraint("task_id", "seq"),)
+
+    id: so.Mapped[int] = so.mapped_column(RowId, primary_key=True, autoincrement=True)
+    task_id: so.Mapped[str] = so.mapped_column(sa.ForeignKey("tasks.id", ondelete="CASCADE"))
+    seq: so.Mapped[int]
+    text: so.Mapped[str] = so.mapped_column(sa.Text)
+    size: so.Mapped[int]
+    """UTF-8 bytes of `text`, so retention counts bytes without reading the chunks."""
