@@ -22,6 +22,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "order_list.js",
         "dock.js",
         "question.js",
+        "tasks.js",
         "live.js",
         "order_drag.js",
     ),

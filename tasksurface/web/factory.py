@@ -20,6 +20,7 @@ from .errors import register_error_handlers
 from .i18n import init_i18n
 from .markdown import render_markdown
 from .security import init_security
+from .tasks import init_task_pushes, init_tasks
 
 
 def init_compression(app: Flask) -> None:
@@ -60,6 +61,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tasksurface.push"] = hub
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    init_tasks(app)
+    init_task_pushes(app, hub, services)
     init_assets(app)
     ws.sock.init_app(app)
     register_error_handlers(app)

@@ -54,6 +54,12 @@ SCRIPT_CHROME = (
     N_("Not sent."),
     N_("The agent asks a question."),
     N_("Write an answer or pick one of the suggestions."),
+    N_("%(s)s s"),
+    N_("%(m)s min %(s)s s"),
+    N_("%(h)s h %(m)s min"),
+    N_("Background task “%(label)s”: %(status)s"),
+    N_("Background task started: %(label)s"),
+    N_("(no output yet)"),
 )
 """What the page script shows; the server hands it over translated, keyed by the English text."""
 

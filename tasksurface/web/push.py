@@ -92,6 +92,15 @@ class PushHub:
             for subscription in subscribers:
                 subscription.put(message)
 
+    def publish(self, session_id: SessionId, message: dict[str, Any]) -> None:
+        """A message built elsewhere (the task tray's), in order with the session's other pushes."""
+        with self._lock:
+            subscribers = list(self._subscribers.get(session_id, ()))
+            session_lock = self._session_locks[session_id]
+        with session_lock:
+            for subscription in subscribers:
+                subscription.put(message)
+
     def partial(self, session_id: SessionId, text: str) -> None:
         """The agent's reply so far; pages show it provisionally until the logged message lands."""
         with self._lock:

@@ -18,6 +18,7 @@ from ..domain.question import QUESTION_TOOL, OpenQuestion
 from ..domain.refusals import Problem
 from ..domain.results import ActiveResult
 from ..domain.submission import Values, initial_values
+from ..domain.tasks import read_card
 from ..services.container import Services
 from ..services.sessions import QueuedMessage
 from ..services.task_surface import RowView
@@ -114,6 +115,7 @@ def render_event(services: Services, event: SessionEvent, row_states: Mapping[in
             question=questions.fold(None, event) if event.kind == "tool/call" else None,
             answer=questions.answer_of(event),
             unanswered=questions.is_unanswered(event),
+            card=read_card(event.payload.get("meta")) if event.kind == "tool/result" else None,
         )
     )
 

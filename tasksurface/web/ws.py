@@ -16,7 +16,7 @@ from ..domain import ids, strict_json
 from ..domain.ids import InvalidId, SessionId
 from ..services.container import Services
 from ..services.errors import RequestRefused
-from . import api, push, views
+from . import api, push, tasks, views
 from .body import optional_int, refuse_unknown
 from .security import current_identity, owned
 
@@ -99,6 +99,7 @@ def _hello(session_id: SessionId, after: int) -> dict[str, Any]:
         "taskSurface": services.surfaces.state(session_id).to_wire(),
         **views.question_message(services, session_id, push.fresh_id()),
         "queue": queue,
+        **tasks.hello_part(session_id),
     }
 
 
@@ -129,6 +130,9 @@ def _answer(session_id: SessionId, identity: str, frame: str | bytes) -> dict[st
             result = api.dismiss_from_body(session_id, _surface(surface), params)
         elif method == "question.answer":
             result = api.answer_from_body(session_id, params)
+        elif method == "task.stop":
+            task = params.pop("taskId", None)
+            result = tasks.stop_from_body(session_id, str(ids.task_id(task)), params)
         elif method == "taskSurface.getActive":
             refuse_unknown(params, set())
             result = api.get_active_from_params(session_id, _surface(surface))
