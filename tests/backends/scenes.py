@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from tasksurface.agent.ports import ToolDefinition
 from tasksurface.backends.openai_chat import request_messages
 from tasksurface.backends.openai_messages import tool_specs
 from tasksurface.config import Settings
+from tasksurface.backends.scripted import ScriptedBackend
 from tasksurface.services.container import build_tools
+from tasksurface.store.db import Database
+from tasksurface.store.engine import make_engine
+from tasksurface.tasks.web import build_web_tasks
 
 COLOURS: dict[str, Any] = {
     "version": 1,
@@ -28,8 +33,20 @@ COLOURS: dict[str, Any] = {
 SURFACE_ARGS = json.dumps({"model": COLOURS})
 
 
+class _Silent:
+    def changed(self, session_id: Any, events: Any = (), queue: bool = False, reset: bool = False) -> None:
+        pass
+
+
 def definitions(mode: str) -> list[ToolDefinition]:
-    return build_tools(Settings(database_url="sqlite://", secret_key="k", tool_mode=mode)).definitions()
+    """The tools a mode advertises, task tools included; their definitions need no database."""
+    settings = Settings(database_url="sqlite://", secret_key="k", tool_mode=mode)
+    database = Database(make_engine("sqlite://"))
+    try:
+        tasks = build_web_tasks(settings, database, ScriptedBackend(), _Silent(), lambda _s: None, datetime.now)
+        return build_tools(settings, tasks).definitions()
+    finally:
+        database.dispose()
 
 
 def tools_for(mode: str) -> list[dict[str, Any]]:

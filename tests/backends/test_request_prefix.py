@@ -24,8 +24,14 @@ GOLDEN = Path(__file__).parent / "golden"
 UPDATE_GOLDEN = os.environ.get("TASKSURFACE_UPDATE_GOLDEN") == "1"
 MODES = ["native", "both", "code"]
 ADVERTISED = {
-    "native": ["ask_user_question", "show_task_surface"],
-    "both": ["ask_user_question", "call_tool", "show_task_surface"],
+    "native": [
+        *["ask_user_question", "delegate_task", "run_command", "show_task_surface"],
+        *["task_kill", "task_list", "task_output"],
+    ],
+    "both": [
+        *["ask_user_question", "call_tool", "delegate_task", "run_command", "show_task_surface"],
+        *["task_kill", "task_list", "task_output"],
+    ],
     "code": ["call_tool"],
 }
 
