@@ -76,6 +76,16 @@ def _text(value: object, where: str, most: int, *, blank_ok: bool = False) -> st
     return value.strip()
 
 
+def named_task(arguments: str) -> TaskId | None:
+    """The task refused arguments still name, if any, so the refusal is capped like its other texts."""
+    try:
+        decoded = strict_json.loads(arguments)
+    except ValueError:
+        return None
+    value = decoded.get("task_id") if isinstance(decoded, dict) else None
+    return TaskId(str(value)) if is_wire_id(value) else None
+
+
 def output_arguments(arguments: str) -> OutputArguments:
     decoded = decode(arguments, {"task_id", "wait", "timeout_ms"}, {"task_id"})
     wait = decoded.get("wait", False)

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from ..agent.ports import Notifier
-from ..domain import task_text
+from ..domain import task_args, task_text
 from ..domain.events import NewEvent, SessionEvent
 from ..domain.ids import CallId, SessionId, TaskId
 from ..domain.refusals import Problem, TaskCode, TaskRefused
@@ -38,7 +38,7 @@ from ..domain.tasks import (
 )
 from ..store import log
 from ..store import tasks as task_rows
-from ..store.db import Database, utc
+from ..store.db import Database
 from ..tasks.host import Changes
 
 logger = logging.getLogger(__name__)
@@ -167,8 +167,7 @@ class TaskService:
         return decision.text, record.snapshot
 
     def wait_ms(self, requested: int | None) -> int:
-        default, most = self.limits.wait_timeout_ms, self.limits.max_wait_timeout_ms
-        return min(default if requested is None else requested, most)
+        return task_args.wait_ms(requested, self.limits.wait_timeout_ms, self.limits.max_wait_timeout_ms)
 
     def snapshots(self, session_id: SessionId) -> list[PublicTaskSnapshot]:
         with self.database.read() as db:
@@ -283,24 +282,6 @@ class TaskService:
             session_id = SessionId(row.session_id) if row is not None else None
         if ended and session_id is not None:
             self._changed(Changes(frozenset(), frozenset({(session_id, task_id)})))
-
-    def fail_lost(
-        self, task_ids: list[TaskId], detail_for: Callable[[str], str], before: datetime
-    ) -> Changes:
-        """Running tasks whose host stopped beating before `before` end failed, with the reason."""
-        ended: set[tuple[SessionId, TaskId]] = set()
-        for task_id in sorted(task_ids):
-            with self.database.write() as db:
-                row = task_rows.row(db, task_id, lock=True)
-                if row is None or row.status != "running":
-                    continue
-                if row.heartbeat_at is not None and utc(row.heartbeat_at) >= before:
-                    continue  # it beat again since the look
-                if task_rows.finish(db, row, "failed", detail_for(row.host_kind), self.clock()):
-                    ended.add((SessionId(row.session_id), task_id))
-        changes = Changes(frozenset(), frozenset(ended))
-        self._changed(changes)
-        return changes
 
     def stop(self) -> None:
         """Waiting reads return now (as a timeout would): the process is going away."""

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from ..domain.ids import SessionId, TaskId
 from ..domain.tasks import TERMINAL, lost_host_detail
 from ..store import tasks as task_rows
-from ..store.db import Database
+from ..store.db import Database, utc
 from .host import Changes
 
 logger = logging.getLogger(__name__)
@@ -25,15 +25,34 @@ class Reaper:
 
     def __init__(
         self,
-        fail_lost: Callable[[list[TaskId], Callable[[str], str], datetime], Changes],
         database: Database,
         clock: Callable[[], datetime],
         host_timeout: float,
+        on_changes: Callable[[Changes], None] | None = None,
     ) -> None:
-        self.fail_lost = fail_lost
         self.database = database
         self.clock = clock
         self.host_timeout = host_timeout
+        self.on_changes = on_changes
+
+    def fail_lost(
+        self, task_ids: list[TaskId], detail_for: Callable[[str], str], before: datetime
+    ) -> Changes:
+        """Running tasks whose host has not beaten since `before` end failed, saying why."""
+        ended: set[tuple[SessionId, TaskId]] = set()
+        for task_id in sorted(task_ids):
+            with self.database.write() as db:
+                row = task_rows.row(db, task_id, lock=True)
+                if row is None or row.status != "running":
+                    continue
+                if row.heartbeat_at is not None and utc(row.heartbeat_at) >= before:
+                    continue  # it beat again since the look
+                if task_rows.finish(db, row, "failed", detail_for(row.host_kind), self.clock()):
+                    ended.add((SessionId(row.session_id), task_id))
+        changes = Changes(frozenset(), frozenset(ended))
+        if changes and self.on_changes is not None:
+            self.on_changes(changes)
+        return changes
 
     def reap(self) -> Changes:
         before = self.clock() - timedelta(seconds=self.host_timeout)

@@ -69,7 +69,7 @@ def build_web_tasks(
     service = TaskService(database, notifier, wake, clock, limits, dispatch)
     if host is not None:
         host.listeners.append(service.on_changes)
-    reaper = Reaper(service.fail_lost, database, clock, settings.task_host_timeout)
+    reaper = Reaper(database, clock, settings.task_host_timeout, service.on_changes)
     watcher = TaskWatcher(database, reaper, service.on_changes, host.id if host else None, wake)
     sqlite = database.engine.dialect.name == "sqlite"
     return WebTasks(service, parts.declared, host, watcher, reaper, sqlite)

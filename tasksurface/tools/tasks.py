@@ -22,6 +22,14 @@ def _refusal(refusal: TaskRefused, limit: int | None = None) -> ToolOutcome:
     return ToolOutcome(False, bounded_refusal(refusal, limit))
 
 
+def _argument_refusal(
+    service: TaskService, context: ToolContext, refusal: TaskRefused, raw: str
+) -> ToolOutcome:
+    """Arguments that still name a task of this session get that task's cap, like any of its texts."""
+    named = task_args.named_task(raw)
+    return _refusal(refusal, service.limit_of(context.session_id, named) if named else None)
+
+
 class TaskOutput:
     asks_user = False
 
@@ -56,7 +64,7 @@ class TaskOutput:
         try:
             parsed = task_args.output_arguments(arguments)
         except TaskRefused as refusal:
-            return _refusal(refusal)
+            return _argument_refusal(self.service, context, refusal, arguments)
         try:
             text, task = self.service.read(context.session_id, parsed.task_id, parsed.wait, parsed.timeout_ms)
         except TaskRefused as refusal:
@@ -118,7 +126,7 @@ class TaskKill:
         try:
             parsed = task_args.kill_arguments(arguments)
         except TaskRefused as refusal:
-            return _refusal(refusal)
+            return _argument_refusal(self.service, context, refusal, arguments)
         try:
             decision, task, _limit = self.service.kill(
                 context.session_id, parsed.task_id, parsed.reason, "model"
