@@ -81,8 +81,8 @@ class CommandSpec(BaseModel):
     """Variables of the host's environment the command may see; nothing else is passed on."""
     set_env: dict[str, str] = Field(default_factory=dict)
     """Fixed variables the command always gets."""
-    output_limit_bytes: int | None = Field(65536, ge=1)
-    """Caps each text a task tool returns about this command's tasks (never below 64 bytes)."""
+    output_limit_bytes: int = Field(65536, ge=0)
+    """Caps each text a task tool returns about this command's tasks (never below 64 bytes); 0: no cap."""
     output: Literal["stream", "final"] = "stream"
     progress: str | None = None
     """A regular expression over output lines: group 1 is done, group 2 (if any) the total, else percent."""

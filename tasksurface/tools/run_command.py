@@ -67,7 +67,7 @@ class RunCommand:
                 run.label,
                 {"command": run.name, "values": dict(run.values)},
                 spec.output,
-                spec.output_limit_bytes,
+                spec.output_limit_bytes or None,
             )
         except TaskRefused as refusal:
             return ToolOutcome(False, refusal.tool_text())

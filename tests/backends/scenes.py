@@ -9,8 +9,8 @@ from typing import Any
 from tasksurface.agent.ports import ToolDefinition
 from tasksurface.backends.openai_chat import request_messages
 from tasksurface.backends.openai_messages import tool_specs
-from tasksurface.config import Settings
 from tasksurface.backends.scripted import ScriptedBackend
+from tasksurface.config import Settings
 from tasksurface.services.container import build_tools
 from tasksurface.store.db import Database
 from tasksurface.store.engine import make_engine
@@ -43,7 +43,9 @@ def definitions(mode: str) -> list[ToolDefinition]:
     settings = Settings(database_url="sqlite://", secret_key="k", tool_mode=mode)
     database = Database(make_engine("sqlite://"))
     try:
-        tasks = build_web_tasks(settings, database, ScriptedBackend(), _Silent(), lambda _s: None, datetime.now)
+        tasks = build_web_tasks(
+            settings, database, ScriptedBackend(), _Silent(), lambda _s: None, datetime.now
+        )
         return build_tools(settings, tasks).definitions()
     finally:
         database.dispose()

@@ -26,7 +26,9 @@ def snapshot(status: str = "completed", detail: str | None = "exit status 0") ->
 
 def test_a_read_ends_with_the_status_and_its_detail() -> None:
     assert task_text.read_text("1/3\n2/3\n", "running", None, None) == "1/3\n2/3\n[status: running]"
-    assert task_text.read_text("done", "failed", "exit status 2", None) == "done\n[status: failed] exit status 2"
+    assert (
+        task_text.read_text("done", "failed", "exit status 2", None) == "done\n[status: failed] exit status 2"
+    )
 
 
 def test_nothing_new_reads_no_new_output() -> None:

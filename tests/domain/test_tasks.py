@@ -47,7 +47,9 @@ def test_a_final_output_task_shows_nothing_until_it_ends() -> None:
     final = dataclasses.replace(RUNNING, output_mode="final")
     early = decide_read(final, "partial", 2)
     assert (early.text, early.consumed_through) == ("(no new output)\n[status: running]", None)
-    late = decide_read(dataclasses.replace(final, status="completed", detail=None, ended_at=AT), "all of it", 2)
+    late = decide_read(
+        dataclasses.replace(final, status="completed", detail=None, ended_at=AT), "all of it", 2
+    )
     assert (late.text, late.consumed_through) == ("all of it\n[status: completed]", 2)
 
 
@@ -116,7 +118,12 @@ def refusal(name: object, args: object) -> tuple[str, str]:
 def test_a_checked_run_fills_defaults_and_each_value_is_one_whole_argument() -> None:
     run = check_run(COMMANDS, "greet", {"who": "a b; rm"})
     assert run.label == "Greet a b; rm"
-    assert argv(COMMANDS.commands["greet"], run.values, "py") == ["echo", "hello", "--to=a b; rm", "{literal}"]
+    assert argv(COMMANDS.commands["greet"], run.values, "py") == [
+        "echo",
+        "hello",
+        "--to=a b; rm",
+        "{literal}",
+    ]
     assert check_run(COMMANDS, "count", {}).values == {"n": 3}
     assert argv(COMMANDS.commands["count"], {"n": 3}, "/usr/bin/python3")[0] == "/usr/bin/python3"
 
@@ -166,14 +173,39 @@ def test_a_commands_file_that_does_not_fit_refuses_to_load(text: str) -> None:
     ("parse", "raw", "code", "where"),
     [
         (task_args.output_arguments, "{", "task.invalid-json", ""),
-        (task_args.output_arguments, '{"task_id": "t_abcdefghijk", "task_id": "x"}', "task.duplicate-key", "task_id"),
+        (
+            task_args.output_arguments,
+            '{"task_id": "t_abcdefghijk", "task_id": "x"}',
+            "task.duplicate-key",
+            "task_id",
+        ),
         (task_args.output_arguments, "[]", "task.invalid-arguments", ""),
         (task_args.output_arguments, "{}", "task.invalid-arguments", "task_id"),
         (task_args.output_arguments, '{"task_id": "../etc"}', "task.invalid-arguments", "task_id"),
-        (task_args.output_arguments, '{"task_id": "t_abcdefghijk", "wait": "yes"}', "task.invalid-arguments", "wait"),
-        (task_args.output_arguments, '{"task_id": "t_abcdefghijk", "timeout_ms": -1}', "task.invalid-arguments", "timeout_ms"),
-        (task_args.output_arguments, '{"task_id": "t_abcdefghijk", "follow": true}', "task.invalid-arguments", "follow"),
-        (task_args.kill_arguments, '{"task_id": "t_abcdefghijk", "reason": 3}', "task.invalid-arguments", "reason"),
+        (
+            task_args.output_arguments,
+            '{"task_id": "t_abcdefghijk", "wait": "yes"}',
+            "task.invalid-arguments",
+            "wait",
+        ),
+        (
+            task_args.output_arguments,
+            '{"task_id": "t_abcdefghijk", "timeout_ms": -1}',
+            "task.invalid-arguments",
+            "timeout_ms",
+        ),
+        (
+            task_args.output_arguments,
+            '{"task_id": "t_abcdefghijk", "follow": true}',
+            "task.invalid-arguments",
+            "follow",
+        ),
+        (
+            task_args.kill_arguments,
+            '{"task_id": "t_abcdefghijk", "reason": 3}',
+            "task.invalid-arguments",
+            "reason",
+        ),
         (task_args.list_arguments, '{"all": true}', "task.invalid-arguments", "all"),
         (task_args.delegate_arguments, '{"prompt": " ", "label": "x"}', "task.invalid-arguments", "prompt"),
         (task_args.delegate_arguments, '{"prompt": "p"}', "task.invalid-arguments", "label"),

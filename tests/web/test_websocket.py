@@ -67,7 +67,15 @@ def test_hello_carries_newer_events_the_queue_and_the_surface_state(api: Api) ->
     for after in (0, 2):
         with api.socket(sid, after=after) as sock:
             hello = sock.receive()
-            assert set(hello) == {"type", "events", "taskSurface", "question", "questionHtml", "queue", "tasks"}
+            assert set(hello) == {
+                "type",
+                "events",
+                "taskSurface",
+                "question",
+                "questionHtml",
+                "queue",
+                "tasks",
+            }
             assert hello["type"] == "hello"
             assert (hello["question"], hello["questionHtml"]) == (None, "")
             assert plain(hello["events"]) == api.events(sid, after=after)
