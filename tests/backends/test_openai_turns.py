@@ -179,7 +179,9 @@ def test_both_mode_shows_a_panel_directly_but_never_through_the_dispatcher(
     assert events[4]["payload"]["ok"] is True
     assert api.projection(sid)["active"]["callId"] == "call_direct_01"
     assert [r.tool_names for r in wire.requests] == [
-        ["ask_user_question", "call_tool", "delegate_task", "run_command", "show_task_surface"]
-        + ["task_kill", "task_list", "task_output"]
+        [
+            *["ask_user_question", "call_tool", "delegate_task", "run_command", "show_task_surface"],
+            *["task_kill", "task_list", "task_output"],
+        ]
     ] * 2
     assert wire.requests[1].body["tools"] == tools_for("both")

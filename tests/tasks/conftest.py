@@ -14,7 +14,10 @@ import pytest
 COMMANDS = """
 [commands.emit]
 description = "Writes the text and exits with the code."
-argv = ["{python}", "-c", "import sys; sys.stdout.write(sys.argv[1]); sys.exit(int(sys.argv[2]))", "{text}", "{code}"]
+argv = [
+  "{python}", "-c", "import sys; sys.stdout.write(sys.argv[1]); sys.exit(int(sys.argv[2]))",
+  "{text}", "{code}",
+]
 label = "Emit {code}"
 [commands.emit.args.text]
 type = "string"
@@ -48,7 +51,8 @@ description = "Ignores SIGTERM and keeps a child; only SIGKILL to the group ends
 argv = ["{python}", "-u", "-c", '''
 import signal, subprocess, sys, time
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
-child = subprocess.Popen([sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"])
+deaf = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"
+child = subprocess.Popen([sys.executable, "-c", deaf])
 print("pids", __import__("os").getpid(), child.pid, flush=True)
 time.sleep(600)
 ''']
@@ -61,7 +65,13 @@ timeout_seconds = 0.3
 
 [commands.report]
 description = "Says everything at the end."
-argv = ["{python}", "-u", "-c", "import os, sys, time\\nprint('first part', flush=True)\\nwhile not os.path.exists(sys.argv[1]): time.sleep(0.01)\\nprint('last part')", "{flag}"]
+argv = ["{python}", "-u", "-c", '''
+import os, sys, time
+print('first part', flush=True)
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.01)
+print('last part')
+''', "{flag}"]
 output = "final"
 [commands.report.args.flag]
 type = "string"
