@@ -1,7 +1,7 @@
 """Background task tests: the real app with a commands file of test commands, each ended by the test.
 
-`steps` prints a line, then waits until the test creates a file named after the step before it
-goes on, so a test decides exactly when a task writes and when it ends, with no fixed waits.
+`steps` prints each of its steps, then waits until the test creates a file named after the
+step's number before it goes on, so a test decides exactly when a task writes and when it ends, with no fixed waits.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ label = "Steps in {folder}"
 argv = ["{python}", "-u", "-c", '''
 import os, sys, time
 folder, steps = sys.argv[1], sys.argv[2].split(",")
-for step in steps:
+for number, step in enumerate(steps, 1):
     print(step, flush=True)
-    while not os.path.exists(os.path.join(folder, step)):
+    while not os.path.exists(os.path.join(folder, str(number))):
         time.sleep(0.01)
 print("end", flush=True)
 ''', "{folder}", "{steps}"]

@@ -26,10 +26,10 @@ def test_a_stream_is_read_in_increments_by_its_single_reader(api: Api, tmp_path:
     wait_for(lambda: "one" in task(api, sid, task_id)["tail"])
     assert tool_text(api, sid, f"/output {task_id}", "task_output") == "one\n[status: running]"
     assert tool_text(api, sid, f"/output {task_id}", "task_output") == "(no new output)\n[status: running]"
-    release(tmp_path, "one")
+    release(tmp_path)
     wait_for(lambda: "two" in task(api, sid, task_id)["tail"])
     assert tool_text(api, sid, f"/output {task_id}", "task_output") == "two\n[status: running]"
-    release(tmp_path, "two")
+    release(tmp_path, 2)
     ended(api, sid, task_id)
     # The tray's tail is no reader: it showed everything and consumed nothing.
     assert task(api, sid, task_id)["tail"] == "one\ntwo\nend\n"
@@ -45,7 +45,7 @@ def test_a_terminal_read_reports_the_end_so_no_notice_follows(api: Api, tmp_path
             e["kind"] == "tool/call" and e["payload"]["name"] == "task_output" for e in api.events(sid)
         )
     )
-    release(tmp_path, "one")
+    release(tmp_path)
     events = api.settled(sid)
     [result] = [e for e in events if e["kind"] == "tool/result" and e["payload"]["name"] == "task_output"]
     text = result["payload"]["content"][0]["text"]
@@ -111,7 +111,7 @@ def test_a_wait_times_out_and_leaves_the_task_running(api: Api, tmp_path: Path) 
     assert tool_text(api, sid, f"/output {task_id} wait 300", "task_output") == "one\n[status: running]"
     assert time.monotonic() - started >= 0.3
     assert task(api, sid, task_id)["status"] == "running"
-    release(tmp_path, "one")
+    release(tmp_path)
     ended(api, sid, task_id)
 
 
@@ -123,7 +123,7 @@ def test_a_wait_never_passes_the_configured_maximum(api: Api, tmp_path: Path) ->
     call, result = [e for e in api.events(sid) if e["payload"].get("name") == "task_output"]
     waited = datetime.fromisoformat(result["at"]) - datetime.fromisoformat(call["at"])
     assert 0.4 <= waited.total_seconds() < 10
-    release(tmp_path, "one")
+    release(tmp_path)
 
 
 def test_a_final_output_task_says_nothing_until_it_ends(api: Api, tmp_path: Path) -> None:
@@ -225,7 +225,7 @@ def test_a_session_may_not_run_more_tasks_than_allowed(api: Api, tmp_path: Path)
         api, sid, f"/run steps {json.dumps({'folder': str(tmp_path), 'steps': 'two'})}", "run_command"
     )
     assert refusal(text)["code"] == "task.too-many"
-    release(tmp_path, "one")
+    release(tmp_path)
 
 
 def test_a_delegated_task_streams_the_sub_agents_answer(api: Api) -> None:
