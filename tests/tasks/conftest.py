@@ -1,7 +1,8 @@
 """Background task tests: the real app with a commands file of test commands, each ended by the test.
 
 `steps` prints each of its steps, then waits until the test creates a file named after the
-step's number before it goes on, so a test decides exactly when a task writes and when it ends, with no fixed waits.
+step's number before it goes on, so a test decides exactly when a task writes and when it
+ends, with no fixed waits.
 """
 
 from __future__ import annotations
