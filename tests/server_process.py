@@ -25,7 +25,8 @@ def free_port() -> int:
 class ServerProcess:
     """`flask --app app run` on 127.0.0.1 with the given database; its log goes to a file."""
 
-    def __init__(self, database_url: str, instance_path: Path) -> None:
+    def __init__(self, database_url: str, instance_path: Path, env: dict[str, str] | None = None) -> None:
+        self.extra_env = dict(env or {})
         self.database_url = database_url
         self.instance_path = instance_path
         self.port = free_port()
@@ -39,6 +40,7 @@ class ServerProcess:
             "TASKSURFACE_DATABASE_URL": self.database_url,
             "TASKSURFACE_INSTANCE_PATH": str(self.instance_path),
             "TASKSURFACE_SECRET_KEY": "test-secret-key",
+            **self.extra_env,
         }
         self.instance_path.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:  # the child keeps its own copy of the descriptor
