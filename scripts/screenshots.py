@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--out", default="screenshots")
     parser.add_argument("--lang", default="en", choices=("en", "zh"), help="product chrome language")
     parser.add_argument("--ask", default="", help="a question the agent asks after showing the panel")
+    parser.add_argument("--tasks", action="store_true", help="run background tasks first, so the tray shows")
     args = parser.parse_args()
     command = f"/surface {args.demo}" + (f"\n/ask {args.ask}" if args.ask else "")
     out = Path(args.out)
@@ -53,6 +54,8 @@ def main() -> None:
         client.cookies.set("lang", args.lang)
         try:
             session_id = client.post(f"{base}/api/sessions", json={}, timeout=10).json()["sessionId"]
+            if args.tasks:
+                _start_tasks(client, f"{base}/api/sessions/{session_id}")
             client.post(
                 f"{base}/api/sessions/{session_id}/messages",
                 json={"text": command},
@@ -64,7 +67,8 @@ def main() -> None:
                     raise SystemExit("the demo panel did not open")
                 time.sleep(0.05)
             for name, width, height, scheme in SHOTS:
-                suffix = ("-ask" if args.ask else "") + ("" if args.lang == "en" else "-" + args.lang)
+                suffix = ("-ask" if args.ask else "") + ("-tasks" if args.tasks else "")
+                suffix += "" if args.lang == "en" else "-" + args.lang
                 path = out / f"{args.demo}-{name}{suffix}.png"
                 shoot(
                     f"{base}/sessions/{session_id}", path, width, height, scheme, Path(folder), client.cookies
@@ -74,6 +78,22 @@ def main() -> None:
             client.close()
             server.shutdown()
             app.extensions["tasksurface"].stop()
+
+
+def _start_tasks(client: requests.Session, session_url: str) -> None:
+    """A finished task and a running one that reports progress, for the tray."""
+    for text in ("/run python-info", '/run count {"n": 400, "pause": 2}'):
+        client.post(f"{session_url}/messages", json={"text": text}, timeout=10)
+        deadline = time.monotonic() + 10
+        while len(client.get(f"{session_url}/tasks", timeout=10).json()["tasks"]) < 1 + text.count("count"):
+            if time.monotonic() > deadline:
+                raise SystemExit("the background task did not start")
+            time.sleep(0.05)
+    deadline = time.monotonic() + 10
+    while not any(t["progress"] for t in client.get(f"{session_url}/tasks", timeout=10).json()["tasks"]):
+        if time.monotonic() > deadline:
+            raise SystemExit("the background task reported no progress")
+        time.sleep(0.05)
 
 
 def _ready(client: requests.Session, url: str, question: bool) -> bool:

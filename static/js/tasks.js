@@ -12,6 +12,7 @@
   const slot = $("#task-slot");
   if (!slot) return;
   const TERMINAL = ["completed", "failed", "cancelled"];
+  const TAIL_LINES = 8; // as the server renders it
   const clock = new Map(); // task id → [elapsed seconds when pushed, time of the push]
 
   const tray = () => $("#task-tray", slot);
@@ -55,10 +56,9 @@
     } else if (progress) {
       progress.remove();
     }
-    const tail = $(".task-tail", row);
-    const atEnd = tail.scrollHeight - tail.scrollTop - tail.clientHeight < 4;
-    tail.textContent = task.tail || t("(no output yet)");
-    if (atEnd) tail.scrollTop = tail.scrollHeight;
+    const lines = task.tail.trim() ? task.tail.replace(/\n$/, "").split("\n").slice(-TAIL_LINES) : [];
+    $(".task-tail", row).textContent = lines.length ? lines.join("\n") : t("(no output yet)");
+    $(".task-last-line", row).textContent = lines.length ? lines[lines.length - 1] : t("(no output yet)");
     const stop = $(".task-stop", row);
     if (done && stop) {
       const hadFocus = stop.contains(document.activeElement);

@@ -10,7 +10,7 @@ import queue
 import secrets
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask
@@ -30,6 +30,8 @@ MAX_BACKLOG = 1000
 class Subscription:
     def __init__(self, session_id: SessionId) -> None:
         self.session_id = session_id
+        self.language = "en"
+        """The page's language, for messages rendered per subscriber (the task tray's)."""
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue(MAX_BACKLOG)
         self.overflowed = False
 
@@ -92,14 +94,18 @@ class PushHub:
             for subscription in subscribers:
                 subscription.put(message)
 
-    def publish(self, session_id: SessionId, message: dict[str, Any]) -> None:
-        """A message built elsewhere (the task tray's), in order with the session's other pushes."""
+    def publish(self, session_id: SessionId, build: Callable[[str], dict[str, Any]]) -> None:
+        """A message built elsewhere (the task tray's) once per language of the subscribers, in
+        order with the session's other pushes."""
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
         with session_lock:
+            built: dict[str, dict[str, Any]] = {}
             for subscription in subscribers:
-                subscription.put(message)
+                if subscription.language not in built:
+                    built[subscription.language] = build(subscription.language)
+                subscription.put(built[subscription.language])
 
     def partial(self, session_id: SessionId, text: str) -> None:
         """The agent's reply so far; pages show it provisionally until the logged message lands."""

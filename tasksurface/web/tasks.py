@@ -32,6 +32,7 @@ from ..domain.tasks import MAX_REASON_CHARS, is_terminal
 from ..services.errors import NotFound, RequestRefused, check_text
 from ..services.tasks import TaskService, TaskView
 from .body import json_body, refuse_unknown
+from .i18n import COOKIE as LANGUAGE_COOKIE
 from .i18n import N_
 from .security import owned
 
@@ -80,6 +81,15 @@ def elapsed_text(seconds: int) -> str:
     if minutes:
         return str(gettext(ELAPSED[1], m=minutes, s=secs))
     return str(gettext(ELAPSED[0], s=secs))
+
+
+TAIL_LINES = 8
+"""Lines of output the tray shows of each task: a glance, not a log viewer."""
+
+
+def tail_lines(tail: str) -> list[str]:
+    """The last lines of a tail, without the empty one a final newline leaves."""
+    return tail.rstrip("\n").split("\n")[-TAIL_LINES:] if tail.strip() else []
 
 
 def render_tray(session_id: SessionId) -> Markup:
@@ -134,8 +144,13 @@ def init_task_pushes(app: Flask, hub: PushHub, services: Services) -> None:
     def publish(session_id: SessionId) -> None:
         if not hub.subscriber_count(session_id):
             return
-        with app.test_request_context("/"):
-            hub.publish(session_id, tray_message(session_id))
+
+        def build(language: str) -> dict[str, Any]:
+            # The subscriber's language, as its page chose it (the switch's cookie).
+            with app.test_request_context("/", headers={"Cookie": f"{LANGUAGE_COOKIE}={language}"}):
+                return tray_message(session_id)
+
+        hub.publish(session_id, build)
 
     services.tasks.service.listeners.append(publish)
 
@@ -200,6 +215,7 @@ def init_tasks(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals.update(
         render_tray=render_tray,
+        tail_lines=tail_lines,
         status_word=status_word,
         elapsed_text=elapsed_text,
         elapsed_seconds=elapsed_seconds,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import current_app, request
+from flask_babel import get_locale
 from flask_sock import ConnectionClosed, Sock
 
 from ..domain import ids, strict_json
@@ -56,6 +57,7 @@ def session_socket(ws: Any, sid: str) -> None:
 
     hub = _hub()
     subscription = hub.subscribe(session_id)
+    subscription.language = str(get_locale() or "en")
     stop = threading.Event()
     pump = threading.Thread(target=_pump, args=(subscription, send, stop), daemon=True)
     try:

@@ -102,6 +102,18 @@ def test_the_websocket_pushes_the_tray_and_a_hello_carries_it(api: Api, tmp_path
         assert again["tasks"]["tasks"][0]["status"] == "completed"
 
 
+def test_each_socket_gets_the_tray_in_its_pages_language(api: Api, tmp_path: Path) -> None:
+    sid = api.create_session()
+    api.http.cookies.set("lang", "zh")
+    with api.socket(sid) as socket:
+        socket.receive_until(lambda m: m["type"] == "hello")
+        run(api, sid, "steps", {"folder": str(tmp_path), "steps": "一"})
+        pushed = socket.receive_until(lambda m: m["type"] == "tasks" and bool(m["tasks"]))
+        assert (pushed["tasks"][0]["statusText"], pushed["summary"]) == ("运行中", "1 个运行中")
+        assert ">停止</button>" in pushed["tasks"][0]["html"]
+    release(tmp_path)
+
+
 def test_the_websocket_can_stop_a_task(api: Api, tmp_path: Path) -> None:
     sid = api.create_session()
     task_id = run(api, sid, "steps", {"folder": str(tmp_path), "steps": "one"})
