@@ -63,7 +63,7 @@
     if (done && stop) {
       const hadFocus = stop.contains(document.activeElement);
       stop.remove();
-      if (hadFocus) $(".task-tail", row).focus();
+      if (hadFocus) $(".task-output > summary", row).focus();
     }
   }
 

@@ -95,7 +95,8 @@ def test_stop_by_keyboard_keeps_what_was_typed_through_pushes(
         == "stopped by the user: the plan changed"
     )
     # Focus left the removed Stop form for the task's output, not for the page's start.
-    assert browser.switch_to.active_element.get_attribute("class") == "task-tail plain-text"
+    active = browser.switch_to.active_element
+    assert active.tag_name == "summary" and active.find_element(By.XPATH, "..").get_attribute("class") == "task-output"
     api.http.close()
 
 
