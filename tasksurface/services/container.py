@@ -16,6 +16,7 @@ from ..backends.scripted import ScriptedBackend
 from ..config import Settings
 from ..store.db import Database
 from ..store.engine import check_schema_current, make_engine, upgrade_to_head
+from ..tasks.commands import load_commands
 from ..tasks.runtime import DELEGATE_OUTPUT_LIMIT
 from ..tasks.web import WebTasks, build_web_tasks
 from ..tools.ask_user_question import AskUserQuestion
@@ -113,6 +114,7 @@ def build_services(
     settings: Settings, notifier: Notifier, clock: Callable[[], datetime] = _utcnow
 ) -> Services:
     backend = build_backend(settings)  # a configuration mistake stops the start before any I/O
+    declared = load_commands(settings.commands_file) if settings.tasks != "off" else None
     database = Database(make_engine(settings.database_url))
     try:
         if settings.auto_migrate:
@@ -128,7 +130,9 @@ def build_services(
     progress = notifier if isinstance(notifier, ProgressSink) else None
     tasks = None
     if settings.tasks != "off":
-        tasks = build_web_tasks(settings, database, backend, notifier, lambda s: runner.wake(s), clock)
+        tasks = build_web_tasks(
+            settings, database, backend, notifier, lambda s: runner.wake(s), clock, declared
+        )
     runner = RunnerPool(
         database, claims, backend, build_tools(settings, tasks), notifier, [journal], clock, progress
     )

@@ -31,8 +31,14 @@ class TaskParts:
     producers: dict[str, Producer] = field(default_factory=dict)
 
 
-def task_parts(settings: Settings, backend: ModelBackend, clock: Callable[[], datetime]) -> TaskParts:
-    declared = load_commands(settings.commands_file)
+def task_parts(
+    settings: Settings,
+    backend: ModelBackend,
+    clock: Callable[[], datetime],
+    declared: DeclaredCommands | None = None,
+) -> TaskParts:
+    """`declared` when already loaded (a start checks the file before any other I/O)."""
+    declared = declared or load_commands(settings.commands_file)
     producers: dict[str, Producer] = {
         CommandProducer.kind: CommandProducer(declared),
         DelegateProducer.kind: DelegateProducer(backend, clock),

@@ -52,8 +52,9 @@ def build_web_tasks(
     notifier: Notifier,
     wake: Callable[[SessionId], None],
     clock: Callable[[], datetime],
+    declared: DeclaredCommands | None = None,
 ) -> WebTasks:
-    parts = task_parts(settings, backend, clock)
+    parts = task_parts(settings, backend, clock, declared)
     host: TaskHost | None = None
     dispatch: Dispatch
     if settings.tasks == "celery":

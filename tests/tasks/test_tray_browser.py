@@ -50,7 +50,9 @@ def test_a_task_appears_streams_and_ends_live_and_each_change_is_announced(
     row = wait_until(browser, lambda d: _row(d, task_id))
     assert browser.find_element(By.ID, "task-tray").get_attribute("open") is not None
     wait_until(browser, lambda d: "Background task started: Steps in" in _announced(d))
-    wait_until(browser, lambda d: "1/2" in _row(d, task_id).find_element(By.CLASS_NAME, "task-last-line").text)
+    wait_until(
+        browser, lambda d: "1/2" in _row(d, task_id).find_element(By.CLASS_NAME, "task-last-line").text
+    )
     wait_until(
         browser,
         lambda d: (
@@ -58,7 +60,9 @@ def test_a_task_appears_streams_and_ends_live_and_each_change_is_announced(
         ),
     )
     release(tmp_path, 1)
-    wait_until(browser, lambda d: "2/2" in _row(d, task_id).find_element(By.CLASS_NAME, "task-last-line").text)
+    wait_until(
+        browser, lambda d: "2/2" in _row(d, task_id).find_element(By.CLASS_NAME, "task-last-line").text
+    )
     release(tmp_path, 2)
     wait_until(browser, lambda d: _row(d, task_id).get_attribute("data-status") == "completed")
     row = _row(browser, task_id)
@@ -82,7 +86,9 @@ def test_stop_by_keyboard_keeps_what_was_typed_through_pushes(
     reason = _row(browser, task_id).find_element(By.NAME, "reason")
     reason.send_keys("the plan")
     release(tmp_path, 1)  # a push arrives while the person types
-    wait_until(browser, lambda d: "second" in _row(d, task_id).find_element(By.CLASS_NAME, "task-last-line").text)
+    wait_until(
+        browser, lambda d: "second" in _row(d, task_id).find_element(By.CLASS_NAME, "task-last-line").text
+    )
     reason.send_keys(" changed")
     assert reason.get_attribute("value") == "the plan changed"
     assert browser.switch_to.active_element == reason
@@ -96,7 +102,10 @@ def test_stop_by_keyboard_keeps_what_was_typed_through_pushes(
     )
     # Focus left the removed Stop form for the task's output, not for the page's start.
     active = browser.switch_to.active_element
-    assert active.tag_name == "summary" and active.find_element(By.XPATH, "..").get_attribute("class") == "task-output"
+    assert (
+        active.tag_name == "summary"
+        and active.find_element(By.XPATH, "..").get_attribute("class") == "task-output"
+    )
     api.http.close()
 
 
