@@ -126,6 +126,8 @@ def _task_command(text: str) -> ModelReply | None:
             return ModelReply("Usage: `/delegate <label> | <prompt>`")
         arguments = {"label": label.strip(), "prompt": prompt.strip()}
         return ModelReply(None, [_call("delegate_task", json.dumps(arguments, ensure_ascii=False))])
+    if word in ("/output", "/kill") and not rest:
+        return ModelReply(f"Usage: `{word} <task id>`; `/tasks` lists them.")
     if word == "/output":
         task_id, *options = rest.split()
         read: dict[str, object] = {"task_id": task_id}
