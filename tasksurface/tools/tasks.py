@@ -30,35 +30,45 @@ def _argument_refusal(
     return _refusal(refusal, service.limit_of(context.session_id, named) if named else None)
 
 
-class TaskOutput:
+class _TaskTool:
+    """What the three controls share: the service, and a definition fixed at start."""
+
     asks_user = False
 
-    def __init__(self, service: TaskService) -> None:
+    def __init__(self, service: TaskService, definition: ToolDefinition) -> None:
         self.service = service
-        limits = service.limits
-        self._definition = ToolDefinition(
-            "task_output",
-            "Read a background task's output. It answers at once by default: a streaming task gives "
-            "only what you have not read yet, a task that reports at the end gives its result once it "
-            "has finished, and `(no new output)` when there is nothing new. Every answer ends with "
-            "[status: <status>] and, when there is one, a detail. With wait: true it waits until the "
-            f"task finishes, for timeout_ms at most (default {limits.wait_timeout_ms}, never more than "
-            f"{limits.max_wait_timeout_ms}); a task still running then keeps running.",
-            {
-                "type": "object",
-                "properties": {
-                    "task_id": TASK_ID,
-                    "wait": {"type": "boolean", "description": "Wait for the task to finish."},
-                    "timeout_ms": {"type": "integer", "minimum": 0, "description": "How long to wait."},
-                },
-                "required": ["task_id"],
-                "additionalProperties": False,
-            },
-        )
+        self._definition = definition
 
     @property
     def definition(self) -> ToolDefinition:
         return self._definition
+
+
+class TaskOutput(_TaskTool):
+    def __init__(self, service: TaskService) -> None:
+        limits = service.limits
+        super().__init__(
+            service,
+            ToolDefinition(
+                "task_output",
+                "Read a background task's output. It answers at once by default: a streaming task gives "
+                "only what you have not read yet, a task that reports at the end gives its result once it "
+                "has finished, and `(no new output)` when there is nothing new. Every answer ends with "
+                "[status: <status>] and, when there is one, a detail. With wait: true it waits until the "
+                f"task finishes, for timeout_ms at most (default {limits.wait_timeout_ms}, never more than "
+                f"{limits.max_wait_timeout_ms}); a task still running then keeps running.",
+                {
+                    "type": "object",
+                    "properties": {
+                        "task_id": TASK_ID,
+                        "wait": {"type": "boolean", "description": "Wait for the task to finish."},
+                        "timeout_ms": {"type": "integer", "minimum": 0, "description": "How long to wait."},
+                    },
+                    "required": ["task_id"],
+                    "additionalProperties": False,
+                },
+            ),
+        )
 
     def execute(self, context: ToolContext, arguments: str) -> ToolOutcome:
         try:
@@ -72,21 +82,17 @@ class TaskOutput:
         return ToolOutcome(True, text, meta=card_meta("read", {"text": text, "task": task.to_wire()}))
 
 
-class TaskList:
-    asks_user = False
-
+class TaskList(_TaskTool):
     def __init__(self, service: TaskService) -> None:
-        self.service = service
-        self._definition = ToolDefinition(
-            "task_list",
-            "List the background tasks of this conversation, one per line as "
-            "`<id> [<kind>] <status> — <label>`.",
-            {"type": "object", "properties": {}, "additionalProperties": False},
+        super().__init__(
+            service,
+            ToolDefinition(
+                "task_list",
+                "List the background tasks of this conversation, one per line as "
+                "`<id> [<kind>] <status> — <label>`.",
+                {"type": "object", "properties": {}, "additionalProperties": False},
+            ),
         )
-
-    @property
-    def definition(self) -> ToolDefinition:
-        return self._definition
 
     def execute(self, context: ToolContext, arguments: str) -> ToolOutcome:
         try:
@@ -98,29 +104,25 @@ class TaskList:
         return ToolOutcome(True, task_text.list_text(snapshots), meta=card_meta("read", value))
 
 
-class TaskKill:
-    asks_user = False
-
+class TaskKill(_TaskTool):
     def __init__(self, service: TaskService) -> None:
-        self.service = service
-        self._definition = ToolDefinition(
-            "task_kill",
-            "Stop a background task at once, recording why. A task that has already finished is left "
-            "as it is: you get its final status, and its output stays unread for task_output.",
-            {
-                "type": "object",
-                "properties": {
-                    "task_id": TASK_ID,
-                    "reason": {"type": "string", "description": "Why it no longer matters."},
+        super().__init__(
+            service,
+            ToolDefinition(
+                "task_kill",
+                "Stop a background task at once, recording why. A task that has already finished is left "
+                "as it is: you get its final status, and its output stays unread for task_output.",
+                {
+                    "type": "object",
+                    "properties": {
+                        "task_id": TASK_ID,
+                        "reason": {"type": "string", "description": "Why it no longer matters."},
+                    },
+                    "required": ["task_id"],
+                    "additionalProperties": False,
                 },
-                "required": ["task_id"],
-                "additionalProperties": False,
-            },
+            ),
         )
-
-    @property
-    def definition(self) -> ToolDefinition:
-        return self._definition
 
     def execute(self, context: ToolContext, arguments: str) -> ToolOutcome:
         try:
