@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..conftest import LiveServer
+import pytest
+
+from ..conftest import LiveServer, services_of
 from ..support import Api, wait_for
 from .helpers import ended, notices, release, run, task, tool_text
 
@@ -195,3 +197,15 @@ def test_a_bad_stop_request_is_refused_by_code(api: Api, tmp_path: Path) -> None
     assert (bad_id.status_code, bad_id.json()["error"]["code"]) == (400, "invalid-id")
     assert task(api, sid, task_id)["status"] == "running"
     release(tmp_path)
+
+
+@pytest.mark.parametrize("task_settings", [{"tasks": "off"}])
+def test_tasks_off_means_no_tools_no_tray_and_no_routes(api: Api, live_server: LiveServer) -> None:
+    names = [d.name for d in services_of(live_server.app).runner.tools.definitions()]
+    assert not {"task_output", "task_list", "task_kill", "run_command", "delegate_task"} & set(names)
+    sid = api.create_session()
+    assert 'id="task-tray"' not in api.get(f"/sessions/{sid}").text
+    response = api.get(f"/api/sessions/{sid}/tasks")
+    assert (response.status_code, response.json()["error"]["code"]) == (404, "tasks-off")
+    with api.socket(sid) as socket:
+        assert socket.receive_until(lambda m: m["type"] == "hello")["tasks"] is None
