@@ -44,6 +44,7 @@ def test_without_javascript_the_page_shows_the_tray_and_stop_is_a_plain_form(
     assert response.status_code == 303
     assert response.headers["Location"] == f"/sessions/{sid}#task-tray"
     ended(api, sid, task_id)
+    wait_for(lambda: notices(api, sid, task_id))  # the runner writes it just after the end
     page = api.get(f"/sessions/{sid}").text
     assert 'data-status="cancelled"' in page and "stopped by the user: no" in page
     assert f'action="/sessions/{sid}/tasks/{task_id}/stop"' not in page  # nothing left to stop
@@ -53,7 +54,7 @@ def test_without_javascript_the_page_shows_the_tray_and_stop_is_a_plain_form(
 def test_the_tray_speaks_chinese_too(api: Api) -> None:
     sid = api.create_session()
     task_id = run(api, sid, "emit", {"text": "好"})
-    ended(api, sid, task_id)
+    wait_for(lambda: notices(api, sid, task_id))
     page = api.get(f"/sessions/{sid}", headers={"Accept-Language": "zh-CN"}).text
     assert ">后台任务</span>" in page and ">已完成</span>" in page
     assert "后台任务“Emit 0”（command）已结束：已完成" in page
