@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     """`TASKSURFACE_LIMITS`: a JSON object of the limits to change; the rest keep their defaults."""
     history_page: int = Field(50, gt=0, le=10_000)
     """Transcript events per page; older pages load on demand."""
+    agent_name: str = Field("Agent", min_length=1, max_length=80, pattern=r"\S")
+    """The agent's display name on every panel and question; the operator's word, never the model's."""
     openai_base_url: str | None = Field(
         None, validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url")
     )

@@ -33,6 +33,14 @@ class Limits(BaseModel):
     note_chars: int = Field(4000, gt=0)
     raw_arguments_bytes: int = Field(256 * KIB, gt=0)
     """Raw tool-argument JSON is refused before parsing beyond this size."""
+    filterable_options: int = Field(500, gt=0)
+    """Options of a `filterable` choice or multi-choice, which the page lets people search."""
+    actions: int = Field(8, gt=0)
+    """Submit choices of one panel, and its non-blocking actions."""
+    pattern_chars: int = Field(500, gt=0)
+    """The RE2 `pattern` of a text field."""
+    review_hunks: int = Field(200, gt=0)
+    """Hunks of one review field."""
 
 
 DEFAULT_LIMITS = Limits()

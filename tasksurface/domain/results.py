@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .ids import CallId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId
-from .model import TaskSurfaceModelV1
+from .model_v2 import TaskSurfaceModel
 from .refusals import Problem
 
 Phase = Literal["queued", "claiming"]
@@ -28,7 +28,7 @@ class PendingSubmission:
 class ActiveResult:
     call_id: CallId
     surface_id: TaskSurfaceId
-    model: TaskSurfaceModelV1
+    model: TaskSurfaceModel
     pending: PendingSubmission | None
 
     def to_wire(self) -> dict[str, Any]:

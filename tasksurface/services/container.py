@@ -19,6 +19,7 @@ from ..store.engine import check_schema_current, make_engine, upgrade_to_head
 from ..tools.ask_user_question import AskUserQuestion
 from ..tools.show_task_surface import ShowTaskSurface
 from .outcomes import OutcomeJournal
+from .panel_actions import PanelActionService
 from .questions import QuestionService
 from .sessions import SessionService
 from .task_surface import TaskSurfaceService
@@ -34,6 +35,7 @@ class Services:
     sessions: SessionService
     surfaces: TaskSurfaceService
     questions: QuestionService
+    actions: PanelActionService
 
     def start(self) -> None:
         """Take up durable inbox rows and half-done turns left by an earlier process."""
@@ -113,4 +115,5 @@ def build_services(
         database, claims, notifier, runner.wake, clock, settings.limits, enabled=settings.task_surface
     )
     questions = QuestionService(database, notifier, runner.wake, clock)
-    return Services(settings, database, claims, journal, runner, sessions, surfaces, questions)
+    actions = PanelActionService(surfaces, database, claims, notifier, runner.wake, clock, (journal,))
+    return Services(settings, database, claims, journal, runner, sessions, surfaces, questions, actions)

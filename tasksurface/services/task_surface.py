@@ -38,7 +38,8 @@ from ..domain.ids import (
 )
 from ..domain.limits import DEFAULT_LIMITS, Limits
 from ..domain.presentation import SurfacePresentation, read_presentation
-from ..domain.projection import ActiveSurface
+from ..domain.projection import ActiveSurface, closes
+from ..domain.redaction import redact_model
 from ..domain.refusals import Problem, SubmissionCode, SubmissionRefused
 from ..domain.results import (
     ActiveResult,
@@ -149,9 +150,7 @@ class TaskSurfaceService:
                 if active and active.result_seq == event.seq:
                     states[event.seq] = RowView("open")
                     continue
-                closing = log.first_visible_after(
-                    db, session_id, event.seq, ("user/message", "task-surface/dismissed")
-                )
+                closing = _closing_event(db, session_id, event.seq, presentation.surface_id)
                 state = _closed_state(closing, presentation.surface_id)
                 answer = (
                     content_text(closing.payload.get("content")) if closing and state == "submitted" else None
@@ -160,10 +159,12 @@ class TaskSurfaceService:
         return states
 
     def presentation_of(self, event: SessionEvent) -> SurfacePresentation | None:
-        """The surface a result shows; `None` (the readable fallback) when the feature is off."""
+        """The surface a result shows, redacted for people; `None` (the readable fallback) when the
+        feature is off or the meta does not re-validate."""
         if not self.enabled or event.kind != "tool/result" or event.payload.get("ok") is not True:
             return None
-        return read_presentation(event.payload.get("meta"), self.limits)
+        found = read_presentation(event.payload.get("meta"), self.limits)
+        return SurfacePresentation(found.surface_id, redact_model(found.model)) if found else None
 
     def _presentation(self, db: so.Session, session_id: SessionId, seq: int) -> SurfacePresentation | None:
         event = log.event_at(db, session_id, seq)
@@ -190,6 +191,7 @@ class TaskSurfaceService:
         values: object,
         note: object = None,
         rpc_id: RpcId | None = None,
+        action: object = None,
     ) -> SubmitResult:
         if not self.enabled:
             return SubmitRejected("not-open")
@@ -197,7 +199,7 @@ class TaskSurfaceService:
             session = log.get_session(db, session_id, lock=True)
             earlier = self._earlier_submission(db, session_id, submission_id)
             if earlier is not None:
-                return self._replay(db, session_id, earlier, surface_id, values, note)
+                return self._replay(db, session_id, earlier, surface_id, values, note, action)
             active = session.projection.active
             refused = self._not_actionable(db, session_id, active, surface_id)
             if refused is not None:
@@ -207,11 +209,12 @@ class TaskSurfaceService:
             if presentation is None:
                 return SubmitRejected("not-open")
             try:
-                checked, _, text = prepare_submission(presentation.model, values, note, self.limits)
+                checked, _, text = prepare_submission(presentation.model, values, note, self.limits, action)
             except SubmissionRefused as refusal:
                 return SubmitRejected("invalid-submission", tuple(refusal.problems))
             message_id = MessageId("msg_" + secrets.token_urlsafe(12))
-            correlation = TaskSurfaceCorrelation(submission_id, active.call_id, surface_id, checked)
+            chosen = action if isinstance(action, str) else None
+            correlation = TaskSurfaceCorrelation(submission_id, active.call_id, surface_id, checked, chosen)
             inbox.enqueue(
                 db,
                 item_id=InboxItemId("in_" + secrets.token_urlsafe(12)),
@@ -251,6 +254,7 @@ class TaskSurfaceService:
         surface_id: TaskSurfaceId,
         values: object,
         note: object,
+        action: object,
     ) -> SubmitResult:
         """A retry gets the first answer; the same id with other content is a conflict."""
         message_id, source, text = earlier
@@ -263,11 +267,13 @@ class TaskSurfaceService:
             return conflict
         if strict_json.dumps_compact(values) != strict_json.dumps_compact(dict(correlation.values)):
             return conflict
+        if action != correlation.action:
+            return conflict
         result_event = self._result_for_call(db, session_id, correlation)
         if result_event is None:
             return conflict
         try:
-            _, _, retried_text = prepare_submission(result_event.model, values, note, self.limits)
+            _, _, retried_text = prepare_submission(result_event.model, values, note, self.limits, action)
         except SubmissionRefused:
             return conflict
         return SubmitAccepted(message_id) if retried_text == text else conflict
@@ -323,6 +329,18 @@ class TaskSurfaceService:
             )
         self.notifier.changed(session_id, events=[event])
         return Dismissed(event.seq)
+
+
+def _closing_event(
+    db: so.Session, session_id: SessionId, seq: int, surface_id: TaskSurfaceId
+) -> SessionEvent | None:
+    """The first later event that closed this surface; its own action messages did not."""
+    after = seq
+    while True:
+        found = log.first_visible_after(db, session_id, after, ("user/message", "task-surface/dismissed"))
+        if found is None or closes(found, surface_id) or found.kind == "task-surface/dismissed":
+            return found
+        after = found.seq
 
 
 def _closed_state(closing: SessionEvent | None, surface_id: TaskSurfaceId) -> RowState:

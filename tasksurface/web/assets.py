@@ -20,10 +20,13 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "transcript.js",
         "composer.js",
         "order_list.js",
+        "option_filter.js",
         "dock.js",
+        "panel_actions.js",
         "question.js",
         "live.js",
         "order_drag.js",
+        "attention.js",
     ),
 }
 FOREVER = "public, max-age=31536000, immutable"

@@ -11,6 +11,7 @@ from flask import Flask, Response, request
 from flask_compress import Compress
 
 from ..config import load_settings
+from ..domain.hunks import review_hunks
 from ..services.container import build_services
 from ..store.engine import PROJECT_ROOT
 from . import api, pages, push, views, ws
@@ -19,6 +20,7 @@ from .diffview import diff_lines
 from .errors import register_error_handlers
 from .i18n import init_i18n
 from .markdown import render_markdown
+from .problems import problem_text
 from .security import init_security
 
 
@@ -67,8 +69,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     init_i18n(app, settings.instance_path)
     init_compression(app)
     app.jinja_env.globals.update(
-        render_markdown=render_markdown, diff_lines=diff_lines, ordered_options=views.ordered_options
+        render_markdown=render_markdown,
+        diff_lines=diff_lines,
+        ordered_options=views.ordered_options,
+        review_hunks=review_hunks,
+        number_text=views.number_text,
+        condition_json=views.condition_json,
+        problem_text=problem_text,
     )
+    app.jinja_env.globals["agent_name"] = settings.agent_name  # the operator's, never the model's
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     services.start()

@@ -54,6 +54,12 @@ SCRIPT_CHROME = (
     N_("Not sent."),
     N_("The agent asks a question."),
     N_("Write an answer or pick one of the suggestions."),
+    N_("Another field now applies: %(label)s"),
+    N_("Sent to the agent: %(label)s"),
+    N_("Withdrawn."),
+    N_("Too late: the agent has it already."),
+    N_("%(shown)s of %(total)s options"),
+    N_("%(name)s is waiting for you"),
 )
 """What the page script shows; the server hands it over translated, keyed by the English text."""
 
@@ -65,7 +71,9 @@ def reason_text(reason: str) -> str:
 
 
 def script_strings() -> dict[str, str]:
-    return {message: gettext(message) for message in SCRIPT_CHROME}
+    from .problems import script_problem_strings
+
+    return {**{message: gettext(message) for message in SCRIPT_CHROME}, **script_problem_strings()}
 
 
 def _switch_language() -> BaseResponse:

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..domain import ids
-from ..domain.form_values import form_name, values_from_form
+from ..domain.form_values import form_name, hunk_name, values_from_form
 from ..domain.refusals import Problem
 from ..domain.results import ActiveResult, SubmitRejected
 from ..domain.submission import Values
@@ -136,9 +136,17 @@ def submit_form(sid: str, surface: str) -> Any:
     if move:
         # Without JavaScript, an order's move buttons post the form; we answer with the moved order.
         return _session_page(session_id, values=_moved(values, move), submission_id=submission_id)
+    if request.form.get("_refresh"):
+        # Without JavaScript, the fields that apply follow the answers after this post.
+        return _session_page(session_id, values=values, submission_id=submission_id)
     note = request.form.get("note", "").replace("\r\n", "\n") or None
     result = services().surfaces.submit(
-        session_id, surface_id, ids.submission_id(submission_id), values, note
+        session_id,
+        surface_id,
+        ids.submission_id(submission_id),
+        values,
+        note,
+        action=request.form.get("action"),
     )
     if isinstance(result, SubmitRejected):
         page = _session_page(
@@ -163,6 +171,37 @@ def _moved(values: Values, move: str) -> Values:
     if 0 <= target < len(order):
         order[index], order[target] = order[target], order[index]
     return values
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/actions")
+def action_form(sid: str, surface: str) -> Any:
+    """A non-blocking action's button without JavaScript: `_act` names it, the form carries the values."""
+    session_id = owned(sid)
+    surface_id = ids.surface_id(surface)
+    active = services().surfaces.get_active(session_id, surface_id)
+    if not isinstance(active, ActiveResult):
+        return redirect(url_for("pages.session", sid=session_id), 303)
+    values = values_from_form(active.model, request.form.getlist)
+    action_id = request.form.get("_act", "")
+    position = next(
+        (n for n, a in enumerate(getattr(active.model, "actions", []), 1) if a.id == action_id), 0
+    )
+    request_id = ids.request_id(request.form.get("_act_request", "") + str(position))
+    placement = "steering" if request.form.get("_steer") else "queued"
+    result = services().actions.act(session_id, surface_id, action_id, request_id, values, placement)
+    if isinstance(result, SubmitRejected):
+        page = _session_page(session_id, values=values, problems=result.problems, reason=result.reason)
+        return Response(page, status=422)
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/actions/<action>/withdraw")
+def withdraw_form(sid: str, surface: str, action: str) -> BaseResponse:
+    session_id = owned(sid)
+    services().actions.withdraw(
+        session_id, ids.surface_id(surface), ids.request_id(request.form.get("_withdraw"))
+    )
+    return redirect(url_for("pages.session", sid=session_id), 303)
 
 
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")
@@ -200,6 +239,21 @@ def dock_fragment(sid: str) -> str:
     return str(views.render_dock(view))
 
 
+@bp.get("/sessions/<sid>/dock/receipts")
+def receipts_fragment(sid: str) -> str:
+    """The docked panel's action receipts alone, so a push never redraws what the user is typing."""
+    session_id = owned(sid)
+    view = views.dock_view(services(), session_id, submission_id=fresh_id(), dismissal_id=fresh_id())
+    if view.active is None:
+        return ""
+    return render_template("_receipts.html", dock=view)
+
+
 @bp.app_template_global()
 def field_name(field_id: str) -> str:
     return form_name(field_id)
+
+
+@bp.app_template_global()
+def hunk_field_name(field_id: str, hunk: str) -> str:
+    return hunk_name(field_id, hunk)

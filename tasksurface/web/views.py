@@ -10,15 +10,20 @@ from flask import render_template
 from markupsafe import Markup
 
 from ..domain import question as questions
+from ..domain import strict_json
 from ..domain.events import SessionEvent, content_text, read_correlation
+from ..domain.formatter import format_number
 from ..domain.ids import SessionId
 from ..domain.model import Option, OrderField
+from ..domain.model_v2 import VisibleWhen
 from ..domain.presentation import TOOL_NAME
 from ..domain.question import QUESTION_TOOL, OpenQuestion
 from ..domain.refusals import Problem
 from ..domain.results import ActiveResult
 from ..domain.submission import Values, initial_values
+from ..domain.visibility import applying, condition_values
 from ..services.container import Services
+from ..services.panel_actions import ActionReceipt
 from ..services.sessions import QueuedMessage
 from ..services.task_surface import RowView
 
@@ -34,6 +39,20 @@ class DockView:
     reason: str | None = None
     submission_id: str = ""
     dismissal_id: str = ""
+    receipts: Sequence[ActionReceipt] = ()
+    """This panel's non-blocking actions so far: waiting ones can be withdrawn, sent ones are history."""
+    action_request_id: str = ""
+    agent_name: str = ""
+
+    @property
+    def shown(self) -> set[str]:
+        """The fields that apply to the values shown; the others are drawn hidden."""
+        return applying(self.active.model.fields, self.values) if self.active else set()
+
+    def action_label(self, action_id: str) -> str:
+        found = getattr(self.active.model, "action", None) if self.active else None
+        action = found(action_id) if found else None
+        return action.label if action else action_id
 
     @property
     def pending_phase(self) -> str:
@@ -68,7 +87,21 @@ def dock_view(
         values = services.surfaces.pending_values(session_id, active.surface_id) or values
     if values is not None:
         start.update(values)
-    return DockView(session_id, active, start, problems, reason, submission_id, dismissal_id)
+    receipts: list[ActionReceipt] = []
+    if active is not None and state.active is not None and getattr(active.model, "actions", None):
+        receipts = services.actions.receipts(session_id, active.surface_id, state.active.result_seq)
+    return DockView(
+        session_id,
+        active,
+        start,
+        problems,
+        reason,
+        submission_id,
+        dismissal_id,
+        receipts,
+        action_request_id=submission_id[:48] + "-a",
+        agent_name=services.settings.agent_name,
+    )
 
 
 @dataclass(frozen=True)
@@ -140,3 +173,15 @@ def ordered_options(field: OrderField, value: object) -> list[Option]:
     if isinstance(value, list) and sorted(map(str, value)) == sorted(by_id):
         return [by_id[str(v)] for v in value]
     return list(field.options)
+
+
+def number_text(value: object) -> str:
+    """A number as an `<input type=number>` takes it; empty for no value."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return ""
+    return format_number(value)
+
+
+def condition_json(condition: VisibleWhen) -> str:
+    """What the page script needs to follow a condition: the field and the values it names."""
+    return strict_json.dumps_compact({"field": condition.field, "values": condition_values(condition)})
