@@ -48,20 +48,27 @@ def read_presentation(meta: object, limits: Limits = DEFAULT_LIMITS) -> SurfaceP
 
 
 def expiry(meta: object, limits: Limits = DEFAULT_LIMITS) -> Problem:
-    """Why a stored panel cannot be shown any more, for the `surface.expired` notice."""
+    """Why a stored panel cannot be shown any more, for the `surface.expired` notice; `where`
+    names the reason (`no-description`, `newer-version`, `invalid`, `damaged`)."""
     if not isinstance(meta, dict):
-        return Problem(RecoveryCode.EXPIRED, "the host that showed this panel kept no description of it")
+        return Problem(
+            RecoveryCode.EXPIRED,
+            "the host that showed this panel kept no description of it",
+            "no-description",
+        )
     model = meta.get("model")
     version = model.get("version") if isinstance(model, dict) else None
     newer = meta.get("version") != META_VERSION or (
         isinstance(version, int) and not isinstance(version, bool) and version > max(VERSIONS)
     )
     if newer:
-        return Problem(RecoveryCode.EXPIRED, "a newer version of Task Surface wrote this panel")
+        return Problem(
+            RecoveryCode.EXPIRED, "a newer version of Task Surface wrote this panel", "newer-version"
+        )
     try:
         parse_model(model, limits)
     except SurfaceRefused as refusal:
         return Problem(
-            RecoveryCode.EXPIRED, f"its stored description no longer validates ({refusal.code})", refusal.code
+            RecoveryCode.EXPIRED, f"its stored description no longer validates ({refusal.code})", "invalid"
         )
-    return Problem(RecoveryCode.EXPIRED, "its stored description is damaged")
+    return Problem(RecoveryCode.EXPIRED, "its stored description is damaged", "damaged")

@@ -47,7 +47,17 @@ class NotOpen:
         return {"active": False, "reason": "not-open"}
 
 
-GetActiveResult = ActiveResult | NotOpen
+@dataclass(frozen=True)
+class Expired:
+    """Open by the log, but its stored description no longer re-validates: shown, never usable."""
+
+    problem: Problem
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"active": False, "reason": "not-open", "recovery": self.problem.to_wire()}
+
+
+GetActiveResult = ActiveResult | NotOpen | Expired
 
 
 @dataclass(frozen=True)

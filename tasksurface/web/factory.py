@@ -20,7 +20,7 @@ from .diffview import diff_lines
 from .errors import register_error_handlers
 from .i18n import init_i18n
 from .markdown import render_markdown
-from .problems import problem_text
+from .problems import problem_text, recovery_text
 from .security import init_security
 
 
@@ -76,6 +76,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         number_text=views.number_text,
         condition_json=views.condition_json,
         problem_text=problem_text,
+        recovery_text=recovery_text,
     )
     app.jinja_env.globals["agent_name"] = settings.agent_name  # the operator's, never the model's
     app.jinja_env.trim_blocks = True

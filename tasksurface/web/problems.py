@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask_babel import gettext
 
-from ..domain.refusals import ActionCode, Problem, SubmissionCode
+from ..domain.refusals import ActionCode, Problem, RecoveryCode, SubmissionCode
 from .i18n import N_
 
 PROBLEM_TEXT: dict[str, str] = {
@@ -64,3 +64,22 @@ def script_problem_strings() -> dict[str, str]:
     found = {f"problem:{code}": gettext(text) for code, text in PROBLEM_TEXT.items()}
     found.update({f"problem:format:{name}": gettext(text) for name, text in FORMAT_TEXT.items()})
     return found
+
+
+REPLAY_INCOMPLETE = N_(
+    "Part of this conversation's history cannot be read, so it is not known whether a panel is open."
+)
+EXPIRY_REASONS = {
+    "no-description": N_("the host that showed it kept no description of it"),
+    "newer-version": N_("a newer version of Task Surface wrote it"),
+    "invalid": N_("its stored description no longer validates"),
+    "damaged": N_("its stored description is damaged"),
+}
+
+
+def recovery_text(problem: Problem) -> str:
+    """The restore notice of an expired panel or a history that cannot be read whole."""
+    if problem.code == RecoveryCode.REPLAY_INCOMPLETE:
+        return str(gettext(REPLAY_INCOMPLETE))
+    reason = EXPIRY_REASONS.get(problem.where, EXPIRY_REASONS["damaged"])
+    return str(gettext("This panel can no longer be shown: %(reason)s.", reason=gettext(reason)))

@@ -16,10 +16,10 @@ from ..domain.formatter import format_number
 from ..domain.ids import SessionId
 from ..domain.model import Option, OrderField
 from ..domain.model_v2 import VisibleWhen
-from ..domain.presentation import TOOL_NAME
+from ..domain.presentation import TOOL_NAME, expiry
 from ..domain.question import QUESTION_TOOL, OpenQuestion
 from ..domain.refusals import Problem
-from ..domain.results import ActiveResult
+from ..domain.results import ActiveResult, Expired
 from ..domain.submission import Values, initial_values
 from ..domain.visibility import applying, condition_values
 from ..services.container import Services
@@ -43,6 +43,8 @@ class DockView:
     """This panel's non-blocking actions so far: waiting ones can be withdrawn, sent ones are history."""
     action_request_id: str = ""
     agent_name: str = ""
+    recovery: Problem | None = None
+    """Instead of a dock: the open panel expired, or the history cannot be read whole."""
 
     @property
     def shown(self) -> set[str]:
@@ -79,9 +81,11 @@ def dock_view(
 ) -> DockView:
     state = services.surfaces.state(session_id)
     active = None
+    recovery = state.recovery
     if state.active is not None:
         result = services.surfaces.get_active(session_id, state.active.surface_id)
         active = result if isinstance(result, ActiveResult) else None
+        recovery = result.problem if isinstance(result, Expired) else recovery
     start = initial_values(active.model) if active else {}
     if active and active.pending:
         values = services.surfaces.pending_values(session_id, active.surface_id) or values
@@ -101,6 +105,7 @@ def dock_view(
         receipts,
         action_request_id=submission_id[:48] + "-a",
         agent_name=services.settings.agent_name,
+        recovery=recovery,
     )
 
 
@@ -147,8 +152,19 @@ def render_event(services: Services, event: SessionEvent, row_states: Mapping[in
             question=questions.fold(None, event) if event.kind == "tool/call" else None,
             answer=questions.answer_of(event),
             unanswered=questions.is_unanswered(event),
+            expired=_expired(services, event, presentation),
         )
     )
+
+
+def _expired(services: Services, event: SessionEvent, presentation: object) -> Problem | None:
+    """Why a successful panel result can no longer be drawn (never while the feature is off)."""
+    payload = event.payload
+    if presentation is not None or not services.surfaces.enabled or event.kind != "tool/result":
+        return None
+    if payload.get("name") != TOOL_NAME or payload.get("ok") is not True:
+        return None
+    return expiry(payload.get("meta"), services.surfaces.limits)
 
 
 def render_events(services: Services, session_id: SessionId, events: Sequence[SessionEvent]) -> list[Markup]:
