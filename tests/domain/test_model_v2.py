@@ -23,7 +23,7 @@ from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
 from tasksurface.domain.model import TaskSurfaceModelV1
 from tasksurface.domain.model_v2 import TaskSurfaceModelV2
 from tasksurface.domain.parser import parse_model
-from tasksurface.domain.refusals import SurfaceCode, SurfaceRefused
+from tasksurface.domain.refusals import SurfaceRefused
 
 Json = dict[str, Any]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from builders import (
     AT,
     CALL,
+    OTHER_SURFACE,
     RPC,
     SURFACE,
-    OTHER_SURFACE,
     ordinary_message,
     submission_message,
     surface_result,

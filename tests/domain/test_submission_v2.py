@@ -182,9 +182,8 @@ def test_golden_text_of_unanswered_values_and_undecided_hunks() -> None:
 def test_golden_text_of_a_decision_with_its_reason() -> None:
     model = parsed_v2(v2_model(text2(), submit=choices(("ok", "Approve"), ("no", "Request changes"))))
     _, _, text = prepare_submission(model, {"name": "x"}, "Keep two workers", action="no")
-    assert (
-        text
-        == "Task Surface: Plan the offsite\n- Decision: Request changes\n- Name: x\n- Reason: Keep two workers"
+    assert text == (
+        "Task Surface: Plan the offsite\n- Decision: Request changes\n- Name: x\n- Reason: Keep two workers"
     )
 
 
