@@ -45,6 +45,12 @@
         const el = named("input")[0];
         return el && el.value ? el.value : null; // YYYY-MM-DD as the control gives it: no time zone
       }
+      case "comparison": {
+        const checked = named("input:checked").map((el) => el.value);
+        return $("input[type=radio]", field) ? checked[0] || null : checked;
+      }
+      case "itinerary":
+        return named("input[type=hidden]").map((el) => el.value);
       case "review": {
         const decisions = {};
         $$("input[type=radio]:checked", field).forEach((el) => {
@@ -125,6 +131,9 @@
           break;
         case "order":
           if (Array.isArray(value)) page.orderList.reorder(field, value);
+          break;
+        case "comparison":
+          inputs.forEach((el) => (el.checked = Array.isArray(value) ? value.includes(el.value) : el.value === value));
           break;
         case "number":
         case "date":
@@ -283,6 +292,11 @@
     if (!d) return;
     const collapse = $(".dock-collapse", d);
     if (collapse) collapse.hidden = false;
+    const expand = $(".dock-expand", d);
+    if (expand) {
+      expand.hidden = false;
+      setExpanded(page.body.classList.contains("dock-expanded"));
+    }
     $$(".no-script-only", d).forEach((el) => (el.hidden = true));
     if (page.optionFilter) page.optionFilter.mount(d);
     $$(".order-list", d).forEach(page.orderList.refresh);
@@ -326,6 +340,31 @@
     }
   }
 
+  // Full height: the panel takes the whole window (on a phone, all of it above the keyboard).
+  function setExpanded(on) {
+    page.body.classList.toggle("dock-expanded", on);
+    const button = dock() && $(".dock-expand", dock());
+    if (button) {
+      button.setAttribute("aria-pressed", String(on));
+      button.textContent = on ? t("Normal height") : t("Full height");
+    }
+  }
+
+  // The focused field stays in view when the on-screen keyboard takes half the screen.
+  dockSlot.addEventListener("focusin", (event) => {
+    const target = event.target;
+    if (target.matches && target.matches("input, textarea, select")) {
+      window.setTimeout(() => target.scrollIntoView({ block: "nearest" }), 250);
+    }
+  });
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener("resize", () => {
+      document.documentElement.style.setProperty("--visible-height", window.visualViewport.height + "px");
+      const focused = document.activeElement;
+      if (focused && dockSlot.contains(focused)) focused.scrollIntoView({ block: "nearest" });
+    });
+  }
+
   function toggleCollapse() {
     const d = dock();
     const button = $(".dock-collapse", d);
@@ -343,11 +382,16 @@
       dismissDock();
     } else if (target.classList.contains("dock-collapse")) {
       toggleCollapse();
+    } else if (target.classList.contains("dock-expand")) {
+      setExpanded(!page.body.classList.contains("dock-expanded"));
+      target.focus();
     }
   });
   dockSlot.addEventListener("submit", (event) => {
-    event.preventDefault();
     const submitter = event.submitter;
+    // A workspace that could not start shows its no-script buttons: they post, and the page answers.
+    if (submitter && /^_(explore|itin)$/.test(submitter.name)) return;
+    event.preventDefault();
     if (submitter && submitter.dataset.panelAction) page.panelActions.send(submitter);
     else if (submitter && submitter.dataset.withdraw) page.panelActions.withdraw(submitter);
     else if (!submitter || submitter.name !== "_refresh") submitDock(submitter);
@@ -361,7 +405,9 @@
     saveDraft();
   });
   dockSlot.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && dock() && !dock().classList.contains("collapsed")) toggleCollapse();
+    if (event.key !== "Escape" || !dock()) return;
+    if (page.body.classList.contains("dock-expanded")) setExpanded(false);
+    else if (!dock().classList.contains("collapsed")) toggleCollapse();
   });
 
   // A pending record that vanished is never taken as an outcome: the dock asks getActive.

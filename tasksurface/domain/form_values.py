@@ -15,7 +15,7 @@ from typing import Any
 
 from .hunks import review_hunks
 from .model import ChoiceField, MultiChoiceField, OrderField, TextField, ToggleField
-from .model_v2 import DateField, NumberField, ReviewField, TaskSurfaceModel
+from .model_v2 import ComparisonField, DateField, ItineraryField, NumberField, ReviewField, TaskSurfaceModel
 from .submission import Values, submittable
 
 PREFIX = "f."
@@ -53,6 +53,10 @@ def values_from_form(model: TaskSurfaceModel, getlist: Callable[[str], Sequence[
                 values[field.id] = read_number(posted[0]) if posted else None
             case DateField():
                 values[field.id] = posted[0].strip() or None if posted else None
+            case ComparisonField(select="one"):
+                values[field.id] = posted[0] if posted else None
+            case ComparisonField() | ItineraryField():
+                values[field.id] = posted  # an itinerary's stops are posted in visit order
             case ReviewField():
                 decisions = {h.id: list(getlist(hunk_name(field.id, h.id))) for h in review_hunks(field)}
                 values[field.id] = {k: v[0] for k, v in decisions.items() if v and v[0]}

@@ -14,7 +14,9 @@ from typing import Any
 from .hunks import ACCEPT, REJECT, review_hunks
 from .model import ChoiceField, MultiChoiceField, OrderField, TextField, ToggleField
 from .model_v2 import (
+    ComparisonField,
     DateField,
+    ItineraryField,
     NumberField,
     PanelAction,
     ReviewField,
@@ -67,6 +69,15 @@ def _field_lines(field: Any, value: Any) -> list[str]:
             return [f"- {field.label}: {value or NOT_ANSWERED}"]
         case ReviewField():
             return _review_lines(field, value)
+        case ComparisonField():
+            labels = {c.id: c.label for c in field.candidates}
+            picked = [value] if isinstance(value, str) else list(value or [])
+            shown = ", ".join(labels.get(v, v) for v in picked)
+            return [f"- {field.label}: {shown or (NOT_ANSWERED if field.select == 'one' else '(none)')}"]
+        case ItineraryField():
+            labels = {p.id: p.label for p in field.places}
+            stops = ", ".join(f"{n}. {labels.get(v, v)}" for n, v in enumerate(value, 1))
+            return [f"- {field.label}: {stops or '(no stops)'}"]
         case ChoiceField() if value is None:
             return [f"- {field.label}: {NOT_ANSWERED}"]
         case TextField():

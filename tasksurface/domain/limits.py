@@ -41,6 +41,16 @@ class Limits(BaseModel):
     """The RE2 `pattern` of a text field."""
     review_hunks: int = Field(200, gt=0)
     """Hunks of one review field."""
+    candidates: int = Field(50, gt=0)
+    """Candidates of one comparison."""
+    properties: int = Field(24, gt=0)
+    """Properties of one comparison."""
+    places: int = Field(50, gt=0)
+    """Places of one itinerary."""
+    chart_categories: int = Field(200, gt=0)
+    """Categories of one chart or dashboard."""
+    chart_series: int = Field(8, gt=0)
+    """Series of one chart or dashboard."""
 
 
 DEFAULT_LIMITS = Limits()

@@ -30,6 +30,7 @@ from .model import (
     _Strict,
 )
 from .model import Section as SectionV1
+from .workspaces import ChartBlock, ComparisonFieldBase, DashboardBlock, ItineraryFieldBase
 
 Number = int | float
 ConditionValue = str | int | float | bool
@@ -129,6 +130,19 @@ class ReviewField(_Common):
     language: str | None = None
 
 
+class ComparisonField(_Common, ComparisonFieldBase):
+    """Candidates compared on properties; answered like a choice or a multi-choice (ids)."""
+
+    required: bool = True
+
+
+class ItineraryField(_Common, ItineraryFieldBase):
+    """Places put in visit order; the answer is the place ids in that order."""
+
+    required: bool = False
+    """Required means at least one stop (or `minItems`)."""
+
+
 FieldV2 = Annotated[
     TextFieldV2
     | NumberField
@@ -137,7 +151,9 @@ FieldV2 = Annotated[
     | MultiChoiceFieldV2
     | ToggleFieldV2
     | OrderFieldV2
-    | ReviewField,
+    | ReviewField
+    | ComparisonField
+    | ItineraryField,
     Field(discriminator="kind"),
 ]
 AnyFieldV2 = (
@@ -149,16 +165,18 @@ AnyFieldV2 = (
     | ToggleFieldV2
     | OrderFieldV2
     | ReviewField
+    | ComparisonField
+    | ItineraryField
 )
 
 BlockV2 = Annotated[
-    MarkdownBlock | MetricsBlock | TableBlock | DiffBlock | NoticeBlock,
+    MarkdownBlock | MetricsBlock | TableBlock | DiffBlock | NoticeBlock | ChartBlock | DashboardBlock,
     Field(discriminator="kind"),
 ]
 
 
 class SectionV2(SectionV1):
-    blocks: list[BlockV2]
+    blocks: list[BlockV2]  # type: ignore[assignment]
 
 
 class SubmitChoice(_Strict):
@@ -211,8 +229,12 @@ TaskSurfaceModel = TaskSurfaceModelV1 | TaskSurfaceModelV2
 """Either version; code that serves both takes this."""
 
 __all__ = [
+    "ChartBlock",
     "ChoiceFieldV2",
+    "ComparisonField",
+    "DashboardBlock",
     "DateField",
+    "ItineraryField",
     "MultiChoiceFieldV2",
     "NumberField",
     "Option",

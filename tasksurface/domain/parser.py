@@ -121,7 +121,8 @@ def _check_structure(model: TaskSurfaceModel, limits: Limits) -> None:
             raise _refuse(SurfaceCode.EMPTY, "a section needs at least one block", where)
         _check_short(limits, section.title, f"{where}.title")
         for j, block in enumerate(section.blocks):
-            _check_block(block, limits, f"{where}.blocks.{j}")
+            if isinstance(block, MarkdownBlock | MetricsBlock | TableBlock | DiffBlock | NoticeBlock):
+                _check_block(block, limits, f"{where}.blocks.{j}")
     for i, field in enumerate(model.fields):
         if isinstance(field, TextField | ChoiceField | MultiChoiceField | ToggleField | OrderField):
             _check_field(field, limits, f"model.fields.{i}")

@@ -12,7 +12,9 @@ from .limits import Limits
 from .model_v2 import (
     AnyFieldV2,
     ChoiceFieldV2,
+    ComparisonField,
     DateField,
+    ItineraryField,
     MultiChoiceFieldV2,
     NumberField,
     OrderFieldV2,
@@ -27,7 +29,10 @@ from .refusals import Problem, SurfaceCode
 
 
 def check_v2(model: TaskSurfaceModelV2, limits: Limits) -> None:
+    from .parser_workspaces import check_workspaces
+
     _check_buttons(model, limits)
+    check_workspaces(model, limits)
     for i, field in enumerate(model.fields):
         where = f"model.fields.{i}"
         check_detail(limits, field.help, f"{where}.help")
@@ -118,7 +123,7 @@ def _check_kind(field: AnyFieldV2, limits: Limits, where: str) -> None:
                     SurfaceCode.EMPTY, "a review needs a change: before and after are the same", where
                 )
             check_count("review_hunks", len(hunks), limits.review_hunks, where)
-        case ChoiceFieldV2() | ToggleFieldV2() | OrderFieldV2():
+        case ChoiceFieldV2() | ToggleFieldV2() | OrderFieldV2() | ComparisonField() | ItineraryField():
             pass
 
 
@@ -179,5 +184,7 @@ def _fits(controller: AnyFieldV2, value: Any) -> bool:
             return isinstance(value, int | float) and not isinstance(value, bool)
         case DateField():
             return constraints.is_iso_date(value)
-        case OrderFieldV2() | ReviewField():
+        case ComparisonField():
+            return isinstance(value, str) and value in {c.id for c in controller.candidates}
+        case OrderFieldV2() | ReviewField() | ItineraryField():
             return False

@@ -32,6 +32,9 @@ class SurfaceCode(StrEnum):
     CONDITION_UNKNOWN_FIELD = "surface.condition-unknown-field"
     CONDITION_NOT_EARLIER = "surface.condition-not-earlier"
     INVALID_CONDITION = "surface.invalid-condition"
+    UNKNOWN_REFERENCE = "surface.unknown-reference"
+    INVALID_IMAGE = "surface.invalid-image"
+    INVALID_SERIES = "surface.invalid-series"
 
 
 class RecoveryCode(StrEnum):

@@ -16,7 +16,9 @@ from .limits import DEFAULT_LIMITS, Limits
 from .model import ChoiceField, MultiChoiceField, OrderField, TextField, ToggleField
 from .model_v2 import (
     ChoiceFieldV2,
+    ComparisonField,
     DateField,
+    ItineraryField,
     MultiChoiceFieldV2,
     NumberField,
     ReviewField,
@@ -123,6 +125,10 @@ def _check_value(field: AnyField, value: Any) -> Problem | None:
             return constraints.date_problem(field, value)
         case ReviewField():
             return _review_problem(field, value)
+        case ComparisonField():
+            return _comparison_problem(field, value)
+        case ItineraryField():
+            return _itinerary_problem(field, value)
         case ChoiceFieldV2(required=False) if value is None:
             return None
     problem = _check_v1(field, value)
@@ -202,6 +208,50 @@ def _review_problem(field: ReviewField, value: Any) -> Problem | None:
     return None
 
 
+def _comparison_problem(field: ComparisonField, value: Any) -> Problem | None:
+    """The choice contract (`select: one`) or the multi-choice contract (`many`), by candidate id."""
+    where = field.id
+    ids = {c.id for c in field.candidates}
+    if field.select == "one":
+        if value is None:
+            return Problem(SubmissionCode.REQUIRED, "choose one candidate", where) if field.required else None
+        if not isinstance(value, str):
+            return Problem(SubmissionCode.WRONG_TYPE, "expected one candidate id", where)
+        if value not in ids:
+            return Problem(SubmissionCode.UNKNOWN_OPTION, f"{value!r} is not a candidate", where)
+        return None
+    return _id_list_problem(value, ids, where, field.required, "candidate")
+
+
+def _itinerary_problem(field: ItineraryField, value: Any) -> Problem | None:
+    """Place ids in visit order: each place at most once, within minItems and maxItems."""
+    problem = _id_list_problem(value, {p.id for p in field.places}, field.id, field.required, "place")
+    if problem is not None or not value:
+        return problem
+    if field.minItems is not None and len(value) < field.minItems:
+        return Problem(
+            SubmissionCode.TOO_FEW, f"choose at least {field.minItems}", field.id, {"minimum": field.minItems}
+        )
+    if field.maxItems is not None and len(value) > field.maxItems:
+        return Problem(
+            SubmissionCode.TOO_MANY, f"choose at most {field.maxItems}", field.id, {"maximum": field.maxItems}
+        )
+    return None
+
+
+def _id_list_problem(value: Any, ids: set[str], where: str, required: bool, what: str) -> Problem | None:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return Problem(SubmissionCode.WRONG_TYPE, f"expected a list of {what} ids", where)
+    if len(set(value)) != len(value):
+        return Problem(SubmissionCode.DUPLICATE_OPTION, f"a {what} is listed twice", where)
+    unknown = [v for v in value if v not in ids]
+    if unknown:
+        return Problem(SubmissionCode.UNKNOWN_OPTION, f"{unknown[0]!r} is not a {what}", where)
+    if required and not value:
+        return Problem(SubmissionCode.REQUIRED, f"choose at least one {what}", where)
+    return None
+
+
 def _is_unicode(text: str) -> bool:
     """False for text with lone surrogates, which no UTF-8 log or message can hold."""
     try:
@@ -230,6 +280,10 @@ def initial_values(model: TaskSurfaceModel) -> Values:
                 values[field.id] = initial
             case ReviewField():
                 values[field.id] = {}
+            case ComparisonField(initial=initial, select=select):
+                values[field.id] = initial if select == "one" else list(initial or [])
+            case ItineraryField(initial=initial):
+                values[field.id] = list(initial or [])
     return values
 
 

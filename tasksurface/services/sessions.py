@@ -112,6 +112,13 @@ class SessionService:
             self._get(db, session_id)
             return log.events_after(db, session_id, after, limit)
 
+    def event_at(self, session_id: SessionId, seq: int) -> SessionEvent | None:
+        """One visible event of the session, or `None`."""
+        with self.database.read() as db:
+            self._get(db, session_id)
+            event = log.event_at(db, session_id, seq)
+            return event if event is not None and log.is_visible(db, session_id, seq) else None
+
     def page(self, session_id: SessionId, before: int | None, limit: int) -> list[SessionEvent]:
         """A page of history ending before `before` (the latest page when `None`)."""
         with self.database.read() as db:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import sqlalchemy.orm as so
 
@@ -25,6 +25,8 @@ class RowView:
 
     state: RowState
     answer: str | None = None
+    values: Mapping[str, Any] | None = None
+    """The submitted values, so a settled workspace shows the recorded answer read-only."""
 
 
 def row_states(

@@ -27,7 +27,10 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "live.js",
         "order_drag.js",
         "attention.js",
+        "workspace_loader.js",
     ),
+    # Loaded by workspace_loader.js only on pages that show a workspace.
+    "workspaces": ("comparison.js", "dashboard.js", "itinerary.js"),
 }
 FOREVER = "public, max-age=31536000, immutable"
 

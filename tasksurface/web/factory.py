@@ -14,7 +14,7 @@ from ..config import load_settings
 from ..domain.hunks import review_hunks
 from ..services.container import build_services
 from ..store.engine import PROJECT_ROOT
-from . import api, pages, push, views, ws
+from . import api, media, pages, push, views, ws
 from .assets import init_assets
 from .diffview import diff_lines
 from .errors import register_error_handlers
@@ -22,6 +22,7 @@ from .i18n import init_i18n
 from .markdown import render_markdown
 from .problems import problem_text, recovery_text
 from .security import init_security
+from .workspace_views import init_workspaces
 
 
 def init_compression(app: Flask) -> None:
@@ -62,6 +63,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tasksurface.push"] = hub
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(media.bp)
     init_assets(app)
     ws.sock.init_app(app)
     register_error_handlers(app)
@@ -79,6 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         recovery_text=recovery_text,
     )
     app.jinja_env.globals["agent_name"] = settings.agent_name  # the operator's, never the model's
+    init_workspaces(app)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     services.start()

@@ -14,7 +14,7 @@ from ..domain.refusals import Problem
 from ..domain.results import ActiveResult, SubmitRejected
 from ..domain.submission import Values
 from ..services.container import Services
-from ..services.errors import RequestRefused
+from ..services.errors import NotFound, RequestRefused
 from . import views
 from .body import optional_int
 from .security import current_identity, owned
@@ -93,6 +93,7 @@ def _session_page(
         dock=dock,
         queue=views.render_queue(svc.sessions.queue(session_id), session_id, info.paused),
         surfaces_enabled=svc.surfaces.enabled,
+        workspaces=views.page_has_workspace(svc, dock, events),
     )
 
 
@@ -136,9 +137,15 @@ def submit_form(sid: str, surface: str) -> Any:
     if move:
         # Without JavaScript, an order's move buttons post the form; we answer with the moved order.
         return _session_page(session_id, values=_moved(values, move), submission_id=submission_id)
-    if request.form.get("_refresh"):
-        # Without JavaScript, the fields that apply follow the answers after this post.
+    if request.form.get("_refresh") or request.form.get("_explore"):
+        # Without JavaScript: the fields that apply follow the answers, a dashboard shows the view
+        # asked for; nothing is sent and the values stay.
         return _session_page(session_id, values=values, submission_id=submission_id)
+    itinerary = request.form.get("_itin")
+    if itinerary:
+        return _session_page(
+            session_id, values=_itinerary_step(values, itinerary), submission_id=submission_id
+        )
     note = request.form.get("note", "").replace("\r\n", "\n") or None
     result = services().surfaces.submit(
         session_id,
@@ -202,6 +209,35 @@ def withdraw_form(sid: str, surface: str, action: str) -> BaseResponse:
         session_id, ids.surface_id(surface), ids.request_id(request.form.get("_withdraw"))
     )
     return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+def _itinerary_step(values: Values, step: str) -> Values:
+    """`field:place:add|remove|up|down` on an itinerary's stops, as its buttons post it without script."""
+    field_id, _, rest = step.partition(":")
+    place, _, verb = rest.rpartition(":")
+    stops = values.get(field_id)
+    if not isinstance(stops, list) or verb not in ("add", "remove", "up", "down"):
+        raise RequestRefused("invalid-move", "that step does not fit the field")
+    if verb == "add" and place not in stops:
+        stops.append(place)
+    elif verb == "remove" and place in stops:
+        stops.remove(place)
+    elif verb in ("up", "down") and place in stops:
+        index = stops.index(place)
+        target = index - 1 if verb == "up" else index + 1
+        if 0 <= target < len(stops):
+            stops[index], stops[target] = stops[target], stops[index]
+    return values
+
+
+@bp.get("/sessions/<sid>/dashboards/<int:seq>/<key>")
+def dashboard_fragment(sid: str, seq: int, key: str) -> Any:
+    """One dashboard's view for the page script; exploring reads the log and sends nothing."""
+    session_id = owned(sid)
+    html = views.dashboard_fragment(services(), session_id, seq, key)
+    if html is None:
+        raise NotFound("dashboard-not-found", "there is no such dashboard")
+    return html
 
 
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import render_template
+from flask import current_app, render_template
 from markupsafe import Markup
 
 from ..domain import question as questions
@@ -22,10 +22,12 @@ from ..domain.refusals import Problem
 from ..domain.results import ActiveResult, Expired
 from ..domain.submission import Values, initial_values
 from ..domain.visibility import applying, condition_values
+from ..domain.workspaces import DashboardBlock
 from ..services.container import Services
 from ..services.panel_actions import ActionReceipt
 from ..services.sessions import QueuedMessage
 from ..services.task_surface import RowView
+from .workspace_views import explore_dashboard
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class DockView:
     """This panel's non-blocking actions so far: waiting ones can be withdrawn, sent ones are history."""
     action_request_id: str = ""
     agent_name: str = ""
+    result_seq: int = 0
+    """Where the open panel's result is logged: its dashboards are explored from there."""
     recovery: Problem | None = None
     """Instead of a dock: the open panel expired, or the history cannot be read whole."""
 
@@ -106,6 +110,7 @@ def dock_view(
         action_request_id=submission_id[:48] + "-a",
         agent_name=services.settings.agent_name,
         recovery=recovery,
+        result_seq=state.active.result_seq if state.active else 0,
     )
 
 
@@ -137,12 +142,15 @@ def render_dock(view: DockView) -> Markup:
     return Markup(render_template("_dock.html", dock=view))
 
 
-def render_event(services: Services, event: SessionEvent, row_states: Mapping[int, RowView]) -> Markup:
+def render_event(
+    services: Services, event: SessionEvent, row_states: Mapping[int, RowView], session_id: SessionId
+) -> Markup:
     presentation = services.surfaces.presentation_of(event)
     return Markup(
         render_template(
             "_event.html",
             event=event,
+            session_id=session_id,
             presentation=presentation,
             row=row_states.get(event.seq),
             text=content_text(event.payload.get("content")),
@@ -169,7 +177,7 @@ def _expired(services: Services, event: SessionEvent, presentation: object) -> P
 
 def render_events(services: Services, session_id: SessionId, events: Sequence[SessionEvent]) -> list[Markup]:
     states = services.surfaces.row_states(session_id, events)
-    return [render_event(services, e, states) for e in events]
+    return [render_event(services, e, states, session_id) for e in events]
 
 
 def render_queue(items: Sequence[QueuedMessage], session_id: SessionId, paused: bool) -> Markup:
@@ -201,3 +209,41 @@ def number_text(value: object) -> str:
 def condition_json(condition: VisibleWhen) -> str:
     """What the page script needs to follow a condition: the field and the values it names."""
     return strict_json.dumps_compact({"field": condition.field, "values": condition_values(condition)})
+
+
+def dashboard_fragment(services: Services, session_id: SessionId, seq: int, key: str) -> str | None:
+    """The explored view of one dashboard block of the panel logged at `seq`."""
+    event = services.sessions.event_at(session_id, seq)
+    presentation = services.surfaces.presentation_of(event) if event else None
+    section, _, index = key.partition("-")
+    if presentation is None or not section.isdigit() or not index.isdigit():
+        return None
+    sections = presentation.model.sections
+    if int(section) >= len(sections) or int(index) >= len(sections[int(section)].blocks):
+        return None
+    block = sections[int(section)].blocks[int(index)]
+    if not isinstance(block, DashboardBlock):
+        return None
+    module = current_app.jinja_env.get_template("_workspaces.html").module
+    dkey = f"{seq}-{key}"
+    return str(module.dashboard_view(block, dkey, explore_dashboard(block, dkey)))
+
+
+WORKSPACE_KINDS = frozenset({"comparison", "itinerary", "chart", "dashboard"})
+
+
+def uses_workspace(model: object) -> bool:
+    """Whether drawing this model needs the workspace stylesheet and script."""
+    fields = getattr(model, "fields", [])
+    blocks = [b for s in getattr(model, "sections", []) for b in s.blocks]
+    return any(getattr(x, "kind", "") in WORKSPACE_KINDS for x in [*fields, *blocks])
+
+
+def page_has_workspace(services: Services, dock: DockView, events: Sequence[SessionEvent]) -> bool:
+    if dock.active is not None and uses_workspace(dock.active.model):
+        return True
+    for event in events:
+        presentation = services.surfaces.presentation_of(event)
+        if presentation is not None and uses_workspace(presentation.model):
+            return True
+    return False

@@ -50,7 +50,7 @@ def _messages(api: Api, sid: str) -> list[dict[str, Any]]:
 def test_constraints_are_shown_beside_their_fields_and_nothing_is_sent(
     browser: WebDriver, live_server: LiveServer
 ) -> None:
-    api, sid, page = _open(browser, live_server, "inputs")
+    api, sid, _ = _open(browser, live_server, "inputs")
     people = browser.find_element(By.ID, "dock-f-people")
     people.clear()
     people.send_keys("1")
@@ -157,7 +157,7 @@ def test_actions_are_sent_withdrawn_and_the_panel_stays_open(
 
 
 def test_a_waiting_panel_counts_in_the_tab_title(browser: WebDriver, live_server: LiveServer) -> None:
-    api, sid, page = _open(browser, live_server, "approve")
+    api, sid, _ = _open(browser, live_server, "approve")
     wait_until(browser, lambda d: d.title.startswith("(1) "))
     api.dismiss(sid, str(browser.find_element(By.ID, "task-surface-dock").get_attribute("data-surface-id")))
     wait_until(browser, lambda d: not d.title.startswith("("))
