@@ -6,8 +6,8 @@ Starts the app on a free 127.0.0.1 port with a throwaway SQLite database, docks 
 demo with the scripted agent, and saves PNGs from headless Chromium at 1440 px (light)
 and 360 px (dark); `--all` takes both widths in both themes, `--expanded` the dock at full
 height, `--keyboard <field id>` a 390x844 phone with its on-screen keyboard open. With
-`--ask`, the agent also asks that question in the same reply, so the shots show the composer takeover over the (hidden) dock. Nothing here is used by the
-app or the tests.
+`--ask`, the agent also asks that question in the same reply, so the shots show the composer
+takeover over the (hidden) dock. Nothing here is used by the app or the tests.
 """
 
 from __future__ import annotations
