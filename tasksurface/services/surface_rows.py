@@ -44,10 +44,12 @@ def row_states(
                 continue
             closing = _closing_event(db, session_id, event.seq, presentation.surface_id)
             state = _closed_state(closing, presentation.surface_id)
-            answer = (
-                content_text(closing.payload.get("content")) if closing and state == "submitted" else None
-            )
-            states[event.seq] = RowView(state, answer)
+            if closing is None or state != "submitted":
+                states[event.seq] = RowView(state)
+                continue
+            correlation = read_correlation(closing.payload.get("source"))
+            values = correlation.values if correlation else None
+            states[event.seq] = RowView(state, content_text(closing.payload.get("content")), values)
     return states
 
 
