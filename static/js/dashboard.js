@@ -19,7 +19,8 @@
       const query = new URLSearchParams(controls.map((c) => [c.name, c.value]));
       const mine = ++asked;
       try {
-        const response = await fetch(url + "?" + query.toString(), { credentials: "same-origin" });
+        const joined = url + (url.includes("?") ? "&" : "?") + query.toString();
+        const response = await fetch(joined, { credentials: "same-origin" });
         if (!response.ok || mine !== asked) return;
         const holder = document.createElement("template");
         holder.innerHTML = (await response.text()).trim();

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app, render_template
+from flask import current_app, render_template, request
 from markupsafe import Markup
 
 from ..domain import question as questions
@@ -226,7 +227,9 @@ def dashboard_fragment(services: Services, session_id: SessionId, seq: int, key:
         return None
     module = current_app.jinja_env.get_template("_workspaces.html").module
     dkey = f"{seq}-{key}"
-    return str(module.dashboard_view(block, dkey, explore_dashboard(block, dkey)))
+    prefix = request.args.get("p", "")
+    idp = prefix if re.fullmatch(r"[A-Za-z0-9_-]{1,80}", prefix) else dkey
+    return str(module.dashboard_view(block, idp, explore_dashboard(block, dkey)))
 
 
 WORKSPACE_KINDS = frozenset({"comparison", "itinerary", "chart", "dashboard"})
