@@ -27,7 +27,9 @@ DEMOS = ("all", "inputs", "approve", "compare-cards", "dashboard", "itinerary")
 
 
 def assets(html: str) -> list[str]:
-    found = re.findall(r'<script src="([^"]+)"', html) + re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
+    found = re.findall(r'<script src="([^"]+)"', html) + re.findall(
+        r'<link rel="stylesheet" href="([^"]+)"', html
+    )
     if re.search(r"data-workspace=", html):  # workspace_loader.js fetches these once a workspace shows
         found += re.findall(r'data-workspaces-(?:js|css)="([^"]+)"', html)
     return sorted(set(found))
@@ -64,8 +66,10 @@ def main() -> None:
         print(f"chat page + {demo:<16}{len(sizes):>9}{total:>9}{total - base:>+9}")
     base_requests = len(rows[0][1])
     verdict = "within" if base <= BUDGET_BYTES and base_requests <= BUDGET_REQUESTS else "OVER"
-    print(f"without a workspace: {base} bytes in {base_requests} requests, {verdict} the budget "
-          f"({BUDGET_BYTES} bytes, {BUDGET_REQUESTS} requests)")
+    print(
+        f"without a workspace: {base} bytes in {base_requests} requests, {verdict} the budget "
+        f"({BUDGET_BYTES} bytes, {BUDGET_REQUESTS} requests)"
+    )
     for name, size in sorted(rows[0][1].items()):
         print(f"  {name}: {size}")
 
