@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -39,7 +40,13 @@ def _open(browser: WebDriver, live_server: LiveServer, demo: str) -> tuple[Api, 
 def click(browser: WebDriver, selector: str) -> None:
     """Scroll the control to the middle of the dock first: the sticky actions cover the bottom."""
     element = browser.find_element(By.CSS_SELECTOR, selector)
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    for block in ("center", "start"):
+        browser.execute_script("arguments[0].scrollIntoView({block: arguments[1]})", element, block)
+        try:
+            element.click()
+            return
+        except ElementClickInterceptedException:
+            continue  # near the end of the dock body, the start of the view is clear of the actions
     element.click()
 
 
