@@ -9,7 +9,7 @@ ids, hashes and ordinary words are left alone. RE2 runs them, so no input can ma
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -18,6 +18,7 @@ import re2
 from . import strict_json
 from .model import TaskSurfaceModelV1
 from .model_v2 import TaskSurfaceModel, TaskSurfaceModelV2
+from .question import OpenQuestion
 
 MASK = "[redacted]"
 
@@ -145,3 +146,10 @@ def redact_model(model: TaskSurfaceModel) -> TaskSurfaceModel:
     if isinstance(model, TaskSurfaceModelV2):
         return TaskSurfaceModelV2.model_validate(data)
     return TaskSurfaceModelV1.model_validate(data)
+
+
+def redact_question(question: OpenQuestion) -> OpenQuestion:
+    """A question the model asks, as a person sees it; the log keeps the call as sent."""
+    return replace(
+        question, question=redact(question.question), options=tuple(redact(o) for o in question.options)
+    )

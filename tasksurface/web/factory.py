@@ -12,6 +12,7 @@ from flask_compress import Compress
 
 from ..config import load_settings
 from ..domain.hunks import review_hunks
+from ..domain.redaction import redact
 from ..services.container import build_services
 from ..store.engine import PROJECT_ROOT
 from . import api, media, pages, push, views, ws
@@ -82,6 +83,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.jinja_env.globals["agent_name"] = settings.agent_name  # the operator's, never the model's
     init_workspaces(app)
+    app.jinja_env.filters["redact"] = redact
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     services.start()

@@ -19,6 +19,7 @@ from ..domain.model import Option, OrderField
 from ..domain.model_v2 import VisibleWhen
 from ..domain.presentation import TOOL_NAME, expiry
 from ..domain.question import QUESTION_TOOL, OpenQuestion
+from ..domain.redaction import redact_question
 from ..domain.refusals import Problem
 from ..domain.results import ActiveResult, Expired
 from ..domain.submission import Values, initial_values
@@ -158,12 +159,18 @@ def render_event(
             correlation=read_correlation(event.payload.get("source")),
             surface_tool=TOOL_NAME,
             question_tool=QUESTION_TOOL,
-            question=questions.fold(None, event) if event.kind == "tool/call" else None,
+            question=_asked(event),
             answer=questions.answer_of(event),
             unanswered=questions.is_unanswered(event),
             expired=_expired(services, event, presentation),
         )
     )
+
+
+def _asked(event: SessionEvent) -> questions.OpenQuestion | None:
+    """A question's call as its transcript row shows it, credentials masked."""
+    asked = questions.fold(None, event) if event.kind == "tool/call" else None
+    return redact_question(asked) if asked else None
 
 
 def _expired(services: Services, event: SessionEvent, presentation: object) -> Problem | None:

@@ -151,3 +151,18 @@ def test_an_unreadable_event_answers_replay_incomplete_and_is_left_out(api: Api,
     assert api.projection(sid)["recovery"]["code"] == "surface.replay-incomplete"
     assert [e["seq"] for e in api.events(sid)] == [1]
     assert api.get(f"/sessions/{sid}").status_code == 200
+
+
+def test_a_question_is_masked_on_the_page_and_the_api_and_kept_in_the_log(api: Api) -> None:
+    sid = api.create_session()
+    question = api.ask(sid, f"/ask Is {SECRET} still in use? | yes {SECRET} | no")
+    assert question["question"] == "Is [redacted] still in use?"
+    assert question["options"] == ["yes [redacted]", "no"]
+    page = api.get(f"/sessions/{sid}").text
+    takeover = page[
+        page.index('id="question-takeover"') : page.index("</form>", page.index('id="question-takeover"'))
+    ]
+    assert SECRET not in takeover and "Is [redacted] still in use?" in takeover
+    call = next(e for e in api.events(sid) if e["kind"] == "tool/call")
+    assert SECRET in json.dumps(call["payload"]["args"])
+    assert api.answer(sid, question["callId"], "no")["answer"]
