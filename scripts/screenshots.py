@@ -4,9 +4,10 @@
 
 Starts the app on a free 127.0.0.1 port with a throwaway SQLite database, docks the
 demo with the scripted agent, and saves PNGs from headless Chromium at 1440 px (light)
-and 360 px (dark). With `--ask`, the agent also asks that question in the same reply, so
-the shots show the composer takeover over the (hidden) dock. Nothing here is used by the
-app or the tests.
+and 360 px (dark); `--all` takes both widths in both themes, `--expanded` the dock at full
+height, `--keyboard <field id>` a 390x844 phone with its on-screen keyboard open. With
+`--ask`, the agent also asks that question in the same reply, so the shots show the composer
+takeover over the (hidden) dock. Nothing here is used by the app or the tests.
 """
 
 from __future__ import annotations
@@ -31,6 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tasksurface.web.factory import create_app
 
 SHOTS = [("1440-light", 1440, 1000, "light"), ("360-dark", 360, 800, "dark")]
+ALL_SHOTS = [
+    ("1440-light", 1440, 1000, "light"),
+    ("1440-dark", 1440, 1000, "dark"),
+    ("360-light", 360, 800, "light"),
+    ("360-dark", 360, 800, "dark"),
+]
+KEYBOARD = ("390-keyboard", 390, 508, "dark")
+"""390×844 with an on-screen keyboard of 336 px: the window the page gets is 390×508."""
 
 
 def main() -> None:
@@ -40,6 +49,11 @@ def main() -> None:
     parser.add_argument("--lang", default="en", choices=("en", "zh"), help="product chrome language")
     parser.add_argument("--ask", default="", help="a question the agent asks after showing the panel")
     parser.add_argument("--tasks", action="store_true", help="run background tasks first, so the tray shows")
+    parser.add_argument("--all", action="store_true", help="1440 and 360 px, each in both themes")
+    parser.add_argument("--expanded", action="store_true", help="also the dock at full height, 360 px")
+    parser.add_argument(
+        "--keyboard", default="", help="also 390x844 with an on-screen keyboard, this field focused"
+    )
     args = parser.parse_args()
     command = f"/surface {args.demo}" + (f"\n/ask {args.ask}" if args.ask else "")
     out = Path(args.out)
@@ -66,12 +80,24 @@ def main() -> None:
                 if time.monotonic() > deadline:
                     raise SystemExit("the demo panel did not open")
                 time.sleep(0.05)
-            for name, width, height, scheme in SHOTS:
+            shots = [(*shot, "") for shot in (ALL_SHOTS if args.all else SHOTS)]
+            if args.expanded:
+                shots.append(("360-expanded", 360, 800, "dark", "expand"))
+            if args.keyboard:
+                shots.append((*KEYBOARD, "focus:" + args.keyboard))
+            for name, width, height, scheme, action in shots:
                 suffix = ("-ask" if args.ask else "") + ("-tasks" if args.tasks else "")
                 suffix += "" if args.lang == "en" else "-" + args.lang
                 path = out / f"{args.demo}-{name}{suffix}.png"
                 shoot(
-                    f"{base}/sessions/{session_id}", path, width, height, scheme, Path(folder), client.cookies
+                    f"{base}/sessions/{session_id}",
+                    path,
+                    width,
+                    height,
+                    scheme,
+                    Path(folder),
+                    client.cookies,
+                    action,
                 )
                 print(path)
         finally:
@@ -109,6 +135,7 @@ def shoot(
     scheme: str,
     folder: Path,
     cookies: requests.cookies.RequestsCookieJar,
+    action: str = "",
 ) -> None:
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -140,6 +167,15 @@ def shoot(
             driver.add_cookie({"name": cookie.name, "value": cookie.value or "", "path": "/"})
         driver.get(url)
         time.sleep(1.0)
+        if action == "expand":
+            driver.execute_script("document.querySelector('.dock-expand').click()")
+        elif action.startswith("focus:"):
+            driver.execute_script(
+                "document.querySelector('.dock-expand').click();"
+                "document.getElementById(arguments[0]).focus();",
+                action.removeprefix("focus:"),
+            )
+        time.sleep(0.5)
         driver.save_screenshot(str(path))
     finally:
         driver.quit()

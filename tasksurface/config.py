@@ -53,6 +53,16 @@ class Settings(BaseSettings):
     """`TASKSURFACE_LIMITS`: a JSON object of the limits to change; the rest keep their defaults."""
     history_page: int = Field(50, gt=0, le=10_000)
     """Transcript events per page; older pages load on demand."""
+    agent_name: str = Field("Agent", min_length=1, max_length=80, pattern=r"\S")
+    """The agent's display name on every panel and question; the operator's word, never the model's."""
+    media_folder: Path | None = None
+    """Images that panels may show (by relative path); unset means no images are served."""
+    media_max_bytes: int = Field(8 * 1024 * 1024, gt=0)
+    """The largest image file served from the media folder."""
+    map_tiles: str | None = Field(None, pattern=r"^https://[^/\s{}]+/\S*\{z\}\S*\{x\}\S*\{y\}\S*$")
+    """An https tile URL template with {z}, {x} and {y}; unset means maps draw without tiles."""
+    map_attribution: str | None = Field(None, max_length=200)
+    """The tile provider's attribution, shown under every map that uses its tiles."""
     openai_base_url: str | None = Field(
         None, validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url")
     )

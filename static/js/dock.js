@@ -33,18 +33,82 @@
         return named("input:checked").map((el) => el.value);
       case "order":
         return named("input[type=hidden]").map((el) => el.value);
+      case "number": {
+        // As typed; the server says beside the field when it is not a number it accepts.
+        const el = named("input")[0];
+        const text = el ? el.value.trim() : "";
+        if (!text) return el && el.validity && el.validity.badInput ? "?" : null;
+        const number = Number(text);
+        return Number.isFinite(number) ? number : text;
+      }
+      case "date": {
+        const el = named("input")[0];
+        return el && el.value ? el.value : null; // YYYY-MM-DD as the control gives it: no time zone
+      }
+      case "comparison": {
+        const checked = named("input:checked").map((el) => el.value);
+        return $("input[type=radio]", field) ? checked[0] || null : checked;
+      }
+      case "itinerary":
+        return named("input[type=hidden]").map((el) => el.value);
+      case "review": {
+        const decisions = {};
+        $$("input[type=radio]:checked", field).forEach((el) => {
+          decisions[el.name.slice(field.dataset.fieldId.length + 3)] = el.value;
+        });
+        return decisions;
+      }
       default:
         return null;
     }
   }
 
+  // Only the fields that apply are sent; a hidden one is neither required nor submitted.
   function readValues() {
+    const values = {};
+    $$(".field[data-field-id]", form()).forEach((field) => {
+      if (!field.hidden) values[field.dataset.fieldId] = fieldValue(field);
+    });
+    return values;
+  }
+
+  function allValues() {
     const values = {};
     $$(".field[data-field-id]", form()).forEach((field) => {
       values[field.dataset.fieldId] = fieldValue(field);
     });
     return values;
   }
+
+  const sameValue = (a, b) => typeof a === typeof b && a === b;
+
+  // visibleWhen: one pass in field order, as the server decides it (domain/visibility.py).
+  function applyConditions() {
+    const f = form();
+    if (!f) return;
+    const values = allValues();
+    const shown = new Set();
+    $$(".field[data-field-id]", f).forEach((field) => {
+      const raw = field.dataset.visibleWhen;
+      let visible = true;
+      if (raw) {
+        const condition = JSON.parse(raw);
+        const value = values[condition.field];
+        const list = Array.isArray(value) ? value : [value];
+        visible = shown.has(condition.field) && list.some((v) => condition.values.some((w) => sameValue(v, w)));
+      }
+      if (visible) shown.add(field.dataset.fieldId);
+      if (field.hidden === visible) {
+        field.hidden = !visible;
+        if (visible) page.announce(t("Another field now applies: %(label)s", { label: fieldLabel(field) }));
+      }
+    });
+  }
+
+  const fieldLabel = (field) => {
+    const label = $("label, legend", field);
+    return label ? label.textContent.replace("*", "").trim() : "";
+  };
 
   function applyValues(values, note) {
     $$(".field[data-field-id]", form()).forEach((field) => {
@@ -68,8 +132,23 @@
         case "order":
           if (Array.isArray(value)) page.orderList.reorder(field, value);
           break;
+        case "comparison":
+          inputs.forEach((el) => (el.checked = Array.isArray(value) ? value.includes(el.value) : el.value === value));
+          break;
+        case "number":
+        case "date":
+          if (inputs[0]) inputs[0].value = value === null || value === undefined ? "" : String(value);
+          break;
+        case "review":
+          if (value && typeof value === "object") {
+            $$("input[type=radio]", field).forEach((el) => {
+              el.checked = value[el.name.slice(id.length + 3)] === el.value;
+            });
+          }
+          break;
       }
     });
+    applyConditions();
     const noteEl = $("#dock-note");
     if (noteEl && typeof note === "string") noteEl.value = note;
   }
@@ -99,6 +178,16 @@
     }
   }
 
+  // A refusal in the page's language: the code's template with its figures, else the server's words.
+  function problemText(problem) {
+    const params = problem.params || {};
+    const key =
+      problem.code === "submission.invalid-format" && params.format
+        ? "problem:format:" + params.format
+        : "problem:" + problem.code;
+    return page.strings[key] ? t(key, params) : problem.message;
+  }
+
   function showRejection(result) {
     const status = $("#dock-status");
     $$(".field-problem", form()).forEach((el) => el.remove());
@@ -114,14 +203,14 @@
     (result.problems || []).forEach((problem) => {
       const field = problem.where && $('.field[data-field-id="' + CSS.escape(problem.where) + '"]', form());
       if (!field) {
-        general.push(problem.message);
+        general.push(problemText(problem));
         return;
       }
       field.classList.add("has-problem");
       const message = document.createElement("p");
       message.className = "field-problem";
       message.id = "problem-" + problem.where;
-      message.textContent = problem.message;
+      message.textContent = problemText(problem);
       field.appendChild(message);
       const control = $("input:not([type=hidden]), textarea, fieldset", field);
       if (control) {
@@ -144,13 +233,14 @@
   const activeUrl = (surfaceId) => page.sessionUrl("/task-surfaces/" + encodeURIComponent(surfaceId));
   const surfaceUrl = (surfaceId, action) => activeUrl(surfaceId) + "/" + action;
 
-  async function submitDock() {
+  async function submitDock(submitter) {
     const d = dock();
     if (!d || d.dataset.pendingPhase) return;
     const surfaceId = d.dataset.surfaceId;
     const idInput = $("input[name=submissionId]", form());
     const noteEl = $("#dock-note");
     const payload = { submissionId: idInput.value, values: readValues() };
+    if (submitter && submitter.name === "action") payload.action = submitter.value;
     if (noteEl && noteEl.value.trim()) payload.note = noteEl.value;
     saveDraft();
     setBusy("queued");
@@ -202,11 +292,19 @@
     if (!d) return;
     const collapse = $(".dock-collapse", d);
     if (collapse) collapse.hidden = false;
+    const expand = $(".dock-expand", d);
+    if (expand) {
+      expand.hidden = false;
+      setExpanded(page.body.classList.contains("dock-expanded"));
+    }
+    $$(".no-script-only", d).forEach((el) => (el.hidden = true));
+    if (page.optionFilter) page.optionFilter.mount(d);
     $$(".order-list", d).forEach(page.orderList.refresh);
     if (!d.dataset.pendingPhase) {
       const draft = drafts.read(d.dataset.surfaceId);
       if (draft && draft.values) applyValues(draft.values, draft.note);
     }
+    applyConditions();
     if (focus && !dockSlot.hidden) focusTitle();
   }
 
@@ -242,6 +340,31 @@
     }
   }
 
+  // Full height: the panel takes the whole window (on a phone, all of it above the keyboard).
+  function setExpanded(on) {
+    page.body.classList.toggle("dock-expanded", on);
+    const button = dock() && $(".dock-expand", dock());
+    if (button) {
+      button.setAttribute("aria-pressed", String(on));
+      button.textContent = on ? t("Normal height") : t("Full height");
+    }
+  }
+
+  // The focused field stays in view when the on-screen keyboard takes half the screen.
+  dockSlot.addEventListener("focusin", (event) => {
+    const target = event.target;
+    if (target.matches && target.matches("input, textarea, select")) {
+      window.setTimeout(() => target.scrollIntoView({ block: "nearest" }), 250);
+    }
+  });
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener("resize", () => {
+      document.documentElement.style.setProperty("--visible-height", window.visualViewport.height + "px");
+      const focused = document.activeElement;
+      if (focused && dockSlot.contains(focused)) focused.scrollIntoView({ block: "nearest" });
+    });
+  }
+
   function toggleCollapse() {
     const d = dock();
     const button = $(".dock-collapse", d);
@@ -259,16 +382,32 @@
       dismissDock();
     } else if (target.classList.contains("dock-collapse")) {
       toggleCollapse();
+    } else if (target.classList.contains("dock-expand")) {
+      setExpanded(!page.body.classList.contains("dock-expanded"));
+      target.focus();
     }
   });
   dockSlot.addEventListener("submit", (event) => {
+    const submitter = event.submitter;
+    // A workspace that could not start shows its no-script buttons: they post, and the page answers.
+    if (submitter && /^_(explore|itin)$/.test(submitter.name)) return;
     event.preventDefault();
-    submitDock();
+    if (submitter && submitter.dataset.panelAction) page.panelActions.send(submitter);
+    else if (submitter && submitter.dataset.withdraw) page.panelActions.withdraw(submitter);
+    else if (!submitter || submitter.name !== "_refresh") submitDock(submitter);
   });
-  dockSlot.addEventListener("input", saveDraft);
-  dockSlot.addEventListener("change", saveDraft);
+  dockSlot.addEventListener("input", () => {
+    applyConditions();
+    saveDraft();
+  });
+  dockSlot.addEventListener("change", () => {
+    applyConditions();
+    saveDraft();
+  });
   dockSlot.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && dock() && !dock().classList.contains("collapsed")) toggleCollapse();
+    if (event.key !== "Escape" || !dock()) return;
+    if (page.body.classList.contains("dock-expanded")) setExpanded(false);
+    else if (!dock().classList.contains("collapsed")) toggleCollapse();
   });
 
   // A pending record that vanished is never taken as an outcome: the dock asks getActive.
@@ -321,7 +460,7 @@
     }
   }
 
-  page.dock = { element: dock, saveDraft, focusTitle };
+  page.dock = { element: dock, saveDraft, focusTitle, readValues, showRejection, form };
 
   page.onMessage((message) => {
     if (message.type === "hello" || message.type === "change") applySurface(message.taskSurface);

@@ -53,6 +53,7 @@
     $,
     $$,
     t,
+    strings,
     announce,
     newId,
     postJson,

@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Sequence
 
 from ..agent.ports import ModelReply, ToolCallRequest, ToolDefinition
-from ..domain.events import SessionEvent, content_text, read_correlation
+from ..domain.events import SessionEvent, content_text, read_action, read_correlation
 from ..domain.question import QUESTION_TOOL
 from ..domain.tasks import NOTICE_KIND, is_delegated, read_notice
 from .demos import DEMOS
@@ -69,6 +69,9 @@ class ScriptedBackend:
         if read_correlation(last.payload.get("source")) is not None:
             quoted = "\n".join("> " + line for line in text.split("\n"))
             return ModelReply(f"Thanks, I have your answers:\n\n{quoted}")
+        if read_action(last.payload.get("source")) is not None:
+            quoted = "\n".join("> " + line for line in text.split("\n"))
+            return ModelReply(f"On it; the panel stays open. You asked:\n\n{quoted}")
         names = {t.name for t in tools}
         lines = [line.strip() for line in text.split("\n") if line.strip()]
         if len(lines) > 1 and all(line.startswith(COMMANDS) for line in lines):

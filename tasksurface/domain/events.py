@@ -61,22 +61,76 @@ class TaskSurfaceCorrelation:
     call_id: CallId
     surface_id: TaskSurfaceId
     values: Mapping[str, Any]
+    action: str | None = None
+    """The submit action chosen (version 2 panels with several submit buttons)."""
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        wire: dict[str, Any] = {
             "version": 1,
             "submissionId": self.submission_id,
             "callId": self.call_id,
             "surfaceId": self.surface_id,
             "values": dict(self.values),
         }
+        if self.action is not None:
+            wire["action"] = self.action
+        return wire
 
 
-def user_source(rpc_id: RpcId, correlation: TaskSurfaceCorrelation | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ActionCorrelation:
+    """Ties a user message to a non-blocking action of an open surface; it does not close it."""
+
+    request_id: str
+    action_id: str
+    call_id: CallId
+    surface_id: TaskSurfaceId
+    values: Mapping[str, Any]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "requestId": self.request_id,
+            "actionId": self.action_id,
+            "callId": self.call_id,
+            "surfaceId": self.surface_id,
+            "values": dict(self.values),
+        }
+
+
+def user_source(
+    rpc_id: RpcId,
+    correlation: TaskSurfaceCorrelation | None = None,
+    action: ActionCorrelation | None = None,
+) -> dict[str, Any]:
     source: dict[str, Any] = {"kind": "user", "rpcId": rpc_id}
     if correlation is not None:
         source["taskSurface"] = correlation.to_wire()
+    if action is not None:
+        source["taskSurfaceAction"] = action.to_wire()
     return source
+
+
+def read_action(source: object) -> ActionCorrelation | None:
+    """The action correlation of a message source, or `None`."""
+    if not isinstance(source, Mapping):
+        return None
+    ta = source.get("taskSurfaceAction")
+    if not isinstance(ta, Mapping) or ta.get("version") != 1:
+        return None
+    ids = (ta.get("requestId"), ta.get("callId"), ta.get("surfaceId"))
+    action_id = ta.get("actionId")
+    if not all(is_wire_id(i) for i in ids) or not isinstance(action_id, str):
+        return None
+    if not isinstance(ta.get("values"), Mapping):
+        return None
+    return ActionCorrelation(
+        str(ta["requestId"]),
+        action_id,
+        CallId(ta["callId"]),
+        TaskSurfaceId(ta["surfaceId"]),
+        dict(ta["values"]),
+    )
 
 
 def read_correlation(source: object) -> TaskSurfaceCorrelation | None:
@@ -89,11 +143,13 @@ def read_correlation(source: object) -> TaskSurfaceCorrelation | None:
     ids = (ts.get("submissionId"), ts.get("callId"), ts.get("surfaceId"))
     if not all(is_wire_id(i) for i in ids) or not isinstance(ts.get("values"), Mapping):
         return None
+    action = ts.get("action")
     return TaskSurfaceCorrelation(
         TaskSurfaceSubmissionId(ts["submissionId"]),
         CallId(ts["callId"]),
         TaskSurfaceId(ts["surfaceId"]),
         dict(ts["values"]),
+        action if isinstance(action, str) else None,
     )
 
 

@@ -74,6 +74,11 @@ def dismissal_id(value: object) -> TaskSurfaceDismissalId:
     return TaskSurfaceDismissalId(_checked("dismissalId", value))
 
 
+def request_id(value: object) -> str:
+    """A client-minted id of a non-blocking action request, kept across retries."""
+    return _checked("requestId", value)
+
+
 def answer_id(value: object) -> AnswerId:
     return AnswerId(_checked("answerId", value))
 

@@ -33,6 +33,24 @@ class Limits(BaseModel):
     note_chars: int = Field(4000, gt=0)
     raw_arguments_bytes: int = Field(256 * KIB, gt=0)
     """Raw tool-argument JSON is refused before parsing beyond this size."""
+    filterable_options: int = Field(500, gt=0)
+    """Options of a `filterable` choice or multi-choice, which the page lets people search."""
+    actions: int = Field(8, gt=0)
+    """Submit choices of one panel, and its non-blocking actions."""
+    pattern_chars: int = Field(500, gt=0)
+    """The RE2 `pattern` of a text field."""
+    review_hunks: int = Field(200, gt=0)
+    """Hunks of one review field."""
+    candidates: int = Field(50, gt=0)
+    """Candidates of one comparison."""
+    properties: int = Field(24, gt=0)
+    """Properties of one comparison."""
+    places: int = Field(50, gt=0)
+    """Places of one itinerary."""
+    chart_categories: int = Field(200, gt=0)
+    """Categories of one chart or dashboard."""
+    chart_series: int = Field(8, gt=0)
+    """Series of one chart or dashboard."""
 
 
 DEFAULT_LIMITS = Limits()

@@ -6,13 +6,18 @@ closed schema, unique ids, initial values that fit their fields, and every limit
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from . import strict_json
+from . import parser_v2, strict_json
+from .checks import check_count as _check_count
+from .checks import check_detail as _check_detail
+from .checks import check_short as _check_short
+from .checks import check_unique as _check_unique
+from .checks import refuse as _refuse
 from .limits import DEFAULT_LIMITS, Limits
 from .model import (
     ChoiceField,
@@ -22,16 +27,14 @@ from .model import (
     MultiChoiceField,
     NoticeBlock,
     OrderField,
+    SubmitAction,
     TableBlock,
     TaskSurfaceModelV1,
     TextField,
     ToggleField,
 )
-from .refusals import Problem, SurfaceCode, SurfaceRefused
-
-
-def _refuse(code: SurfaceCode, message: str, where: str = "") -> SurfaceRefused:
-    return SurfaceRefused(Problem(code, message, where))
+from .model_v2 import TaskSurfaceModel, TaskSurfaceModelV2
+from .refusals import SurfaceCode, SurfaceRefused
 
 
 def decode_arguments(raw: str | bytes | Mapping[str, Any], limits: Limits = DEFAULT_LIMITS) -> Any:
@@ -55,7 +58,7 @@ def decode_arguments(raw: str | bytes | Mapping[str, Any], limits: Limits = DEFA
 
 def parse_arguments(
     raw: str | bytes | Mapping[str, Any], limits: Limits = DEFAULT_LIMITS
-) -> TaskSurfaceModelV1:
+) -> TaskSurfaceModel:
     """Parse the tool's `{"model": …}` arguments."""
     args = decode_arguments(raw, limits)
     if not isinstance(args, dict) or set(args) != {"model"}:
@@ -63,18 +66,25 @@ def parse_arguments(
     return parse_model(args["model"], limits)
 
 
-def parse_model(data: Any, limits: Limits = DEFAULT_LIMITS) -> TaskSurfaceModelV1:
+VERSIONS: dict[int, type[TaskSurfaceModelV1] | type[TaskSurfaceModelV2]] = {
+    1: TaskSurfaceModelV1,
+    2: TaskSurfaceModelV2,
+}
+
+
+def parse_model(data: Any, limits: Limits = DEFAULT_LIMITS) -> TaskSurfaceModel:
     """Parse and normalise a decoded model; the result passes this function unchanged."""
     if not isinstance(data, dict):
         raise _refuse(SurfaceCode.SCHEMA, "the model must be a JSON object", "model")
-    if data.get("version") != 1 or isinstance(data.get("version"), bool):
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int | float) or version not in VERSIONS:
         raise _refuse(
             SurfaceCode.UNSUPPORTED_VERSION,
-            f"version {data.get('version')!r} is not supported; use 1",
+            f"version {version!r} is not supported; use 1 or 2",
             "model.version",
         )
     try:
-        model = TaskSurfaceModelV1.model_validate(data)
+        model = VERSIONS[int(version)].model_validate(data)
     except ValidationError as exc:
         raise _schema_refusal(exc.errors()[0]) from exc
     _check_structure(model, limits)
@@ -91,7 +101,7 @@ def _schema_refusal(error: ErrorDetails) -> SurfaceRefused:
     return _refuse(SurfaceCode.SCHEMA, error["msg"], where)
 
 
-def _check_structure(model: TaskSurfaceModelV1, limits: Limits) -> None:
+def _check_structure(model: TaskSurfaceModel, limits: Limits) -> None:
     if not model.sections and not model.fields:
         raise _refuse(SurfaceCode.EMPTY, "a surface needs at least one section or field")
     _check_count("sections", len(model.sections), limits.sections, "model.sections")
@@ -102,7 +112,8 @@ def _check_structure(model: TaskSurfaceModelV1, limits: Limits) -> None:
         + [(f.id, f"model.fields.{i}.id") for i, f in enumerate(model.fields)]
     )
     _check_short(limits, model.title, "model.title")
-    _check_short(limits, model.submit.label, "model.submit.label")
+    if isinstance(model.submit, SubmitAction):
+        _check_short(limits, model.submit.label, "model.submit.label")
     _check_detail(limits, model.description, "model.description")
     for i, section in enumerate(model.sections):
         where = f"model.sections.{i}"
@@ -110,9 +121,13 @@ def _check_structure(model: TaskSurfaceModelV1, limits: Limits) -> None:
             raise _refuse(SurfaceCode.EMPTY, "a section needs at least one block", where)
         _check_short(limits, section.title, f"{where}.title")
         for j, block in enumerate(section.blocks):
-            _check_block(block, limits, f"{where}.blocks.{j}")
+            if isinstance(block, MarkdownBlock | MetricsBlock | TableBlock | DiffBlock | NoticeBlock):
+                _check_block(block, limits, f"{where}.blocks.{j}")
     for i, field in enumerate(model.fields):
-        _check_field(field, limits, f"model.fields.{i}")
+        if isinstance(field, TextField | ChoiceField | MultiChoiceField | ToggleField | OrderField):
+            _check_field(field, limits, f"model.fields.{i}")
+    if isinstance(model, TaskSurfaceModelV2):
+        parser_v2.check_v2(model, limits)
     try:
         size = strict_json.utf8_size(model.normalised())
     except UnicodeEncodeError as exc:
@@ -188,7 +203,12 @@ def _check_field(
 def _check_options(field: ChoiceField | MultiChoiceField | OrderField, limits: Limits, where: str) -> None:
     if not field.options:
         raise _refuse(SurfaceCode.EMPTY, "a field with options needs at least one", where)
-    _check_count("options", len(field.options), limits.options, f"{where}.options")
+    name, limit = (
+        ("filterable_options", limits.filterable_options)
+        if getattr(field, "filterable", False)
+        else ("options", limits.options)
+    )
+    _check_count(name, len(field.options), limit, f"{where}.options")
     _check_unique([(o.id, f"{where}.options.{k}.id") for k, o in enumerate(field.options)])
     for k, option in enumerate(field.options):
         _check_short(limits, option.label, f"{where}.options.{k}.label")
@@ -207,34 +227,3 @@ def _check_options(field: ChoiceField | MultiChoiceField | OrderField, limits: L
             raise _refuse(bad, "initial must list distinct option ids", f"{where}.initial")
     elif sorted(initial) != sorted(ids):
         raise _refuse(bad, "initial must order every option id exactly once", f"{where}.initial")
-
-
-def _check_unique(ids: Iterable[tuple[str, str]]) -> None:
-    seen: set[str] = set()
-    for value, where in ids:
-        if value in seen:
-            raise _refuse(SurfaceCode.DUPLICATE_ID, f"id {value!r} is used twice", where)
-        seen.add(value)
-
-
-def _check_count(name: str, count: int, limit: int, where: str) -> None:
-    if count > limit:
-        raise _refuse(SurfaceCode.LIMIT, f"{count} {name}; the limit {name} is {limit}", where)
-
-
-def _check_short(limits: Limits, text: str | None, where: str) -> None:
-    if text is not None and len(text) > limits.short_text_chars:
-        raise _refuse(
-            SurfaceCode.LIMIT,
-            f"text is {len(text)} characters; the limit short_text_chars is {limits.short_text_chars}",
-            where,
-        )
-
-
-def _check_detail(limits: Limits, text: str | None, where: str) -> None:
-    if text is not None and len(text) > limits.detail_chars:
-        raise _refuse(
-            SurfaceCode.LIMIT,
-            f"text is {len(text)} characters; the limit detail_chars is {limits.detail_chars}",
-            where,
-        )

@@ -7,9 +7,9 @@ from typing import Any
 
 from .ids import TaskSurfaceId, is_wire_id
 from .limits import DEFAULT_LIMITS, Limits
-from .model import TaskSurfaceModelV1
-from .parser import parse_model
-from .refusals import SurfaceRefused
+from .model_v2 import TaskSurfaceModel
+from .parser import VERSIONS, parse_model
+from .refusals import Problem, RecoveryCode, SurfaceRefused
 
 META_KIND = "dsh/task-surface"
 META_VERSION = 1
@@ -19,10 +19,11 @@ TOOL_NAME = "show_task_surface"
 @dataclass(frozen=True)
 class SurfacePresentation:
     surface_id: TaskSurfaceId
-    model: TaskSurfaceModelV1
+    model: TaskSurfaceModel
 
 
-def presentation_meta(surface_id: TaskSurfaceId, model: TaskSurfaceModelV1) -> dict[str, Any]:
+def presentation_meta(surface_id: TaskSurfaceId, model: TaskSurfaceModel) -> dict[str, Any]:
+    """`version` is the envelope's; the model carries its own (1 or 2)."""
     return {
         "kind": META_KIND,
         "version": META_VERSION,
@@ -44,3 +45,30 @@ def read_presentation(meta: object, limits: Limits = DEFAULT_LIMITS) -> SurfaceP
     except SurfaceRefused:
         return None
     return SurfacePresentation(TaskSurfaceId(meta["surfaceId"]), model)
+
+
+def expiry(meta: object, limits: Limits = DEFAULT_LIMITS) -> Problem:
+    """Why a stored panel cannot be shown any more, for the `surface.expired` notice; `where`
+    names the reason (`no-description`, `newer-version`, `invalid`, `damaged`)."""
+    if not isinstance(meta, dict):
+        return Problem(
+            RecoveryCode.EXPIRED,
+            "the host that showed this panel kept no description of it",
+            "no-description",
+        )
+    model = meta.get("model")
+    version = model.get("version") if isinstance(model, dict) else None
+    newer = meta.get("version") != META_VERSION or (
+        isinstance(version, int) and not isinstance(version, bool) and version > max(VERSIONS)
+    )
+    if newer:
+        return Problem(
+            RecoveryCode.EXPIRED, "a newer version of Task Surface wrote this panel", "newer-version"
+        )
+    try:
+        parse_model(model, limits)
+    except SurfaceRefused as refusal:
+        return Problem(
+            RecoveryCode.EXPIRED, f"its stored description no longer validates ({refusal.code})", "invalid"
+        )
+    return Problem(RecoveryCode.EXPIRED, "its stored description is damaged", "damaged")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import assert_never
 
-from .events import SessionEvent, read_correlation
+from .events import SessionEvent, read_action, read_correlation
 from .ids import CallId, TaskSurfaceId, is_wire_id
 from .presentation import TOOL_NAME, read_presentation
 
@@ -34,7 +34,10 @@ def fold(state: TaskSurfaceProjection, event: SessionEvent) -> TaskSurfaceProjec
             opened = _opened_surface(event)
             return TaskSurfaceProjection(opened) if opened else state
         case "user/message":
-            # A matching submission closes it as submitted; any other user message is the bypass.
+            # A matching submission closes it as submitted; its own non-blocking action keeps it
+            # open; any other user message is the bypass.
+            if state.active and is_own_action(event, state.active.surface_id):
+                return state
             return EMPTY if state.active else state
         case "task-surface/dismissed":
             active = state.active
@@ -66,6 +69,19 @@ def _opened_surface(event: SessionEvent) -> ActiveSurface | None:
     if presentation is None:
         return None
     return ActiveSurface(CallId(payload["callId"]), presentation.surface_id, event.seq)
+
+
+def is_own_action(event: SessionEvent, surface_id: TaskSurfaceId) -> bool:
+    """A correlated action message of this surface: visible, but neither an answer nor a bypass."""
+    action = read_action(event.payload.get("source"))
+    return event.kind == "user/message" and action is not None and action.surface_id == surface_id
+
+
+def closes(event: SessionEvent, surface_id: TaskSurfaceId) -> bool:
+    """Whether this event, coming after the surface opened, closes it (fold's rule, one event)."""
+    if event.kind == "task-surface/dismissed":
+        return event.payload.get("surfaceId") == surface_id
+    return event.kind == "user/message" and not is_own_action(event, surface_id)
 
 
 def closes_as_submission(event: SessionEvent, surface_id: TaskSurfaceId) -> bool:

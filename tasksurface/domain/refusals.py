@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class SurfaceCode(StrEnum):
@@ -24,6 +26,22 @@ class SurfaceCode(StrEnum):
     LIMIT = "surface.limit"
     ALREADY_OPEN = "surface.already-open"
     NESTED_CALL = "surface.nested-call"
+    INVALID_BOUNDS = "surface.invalid-bounds"
+    INVALID_DATE = "surface.invalid-date"
+    INVALID_PATTERN = "surface.invalid-pattern"
+    CONDITION_UNKNOWN_FIELD = "surface.condition-unknown-field"
+    CONDITION_NOT_EARLIER = "surface.condition-not-earlier"
+    INVALID_CONDITION = "surface.invalid-condition"
+    UNKNOWN_REFERENCE = "surface.unknown-reference"
+    INVALID_IMAGE = "surface.invalid-image"
+    INVALID_SERIES = "surface.invalid-series"
+
+
+class RecoveryCode(StrEnum):
+    """Why a stored panel or history cannot be shown as it was (seed 001's recovery signals)."""
+
+    EXPIRED = "surface.expired"
+    REPLAY_INCOMPLETE = "surface.replay-incomplete"
 
 
 class SubmissionCode(StrEnum):
@@ -40,6 +58,30 @@ class SubmissionCode(StrEnum):
     TOO_LARGE = "submission.too-large"
     NOTE = "submission.invalid-note"
     ID_CONFLICT = "submission.id-conflict"
+    NOT_AN_INTEGER = "submission.not-an-integer"
+    BELOW_MINIMUM = "submission.below-minimum"
+    ABOVE_MAXIMUM = "submission.above-maximum"
+    OFF_STEP = "submission.off-step"
+    NOT_A_DATE = "submission.not-a-date"
+    TOO_SHORT = "submission.too-short"
+    TOO_LONG = "submission.too-long"
+    INVALID_FORMAT = "submission.invalid-format"
+    PATTERN_MISMATCH = "submission.pattern-mismatch"
+    TOO_FEW = "submission.too-few"
+    TOO_MANY = "submission.too-many"
+    HIDDEN_FIELD = "submission.hidden-field"
+    UNKNOWN_HUNK = "submission.unknown-hunk"
+    UNDECIDED_HUNK = "submission.undecided-hunk"
+    ACTION_REQUIRED = "submission.action-required"
+    UNKNOWN_ACTION = "submission.unknown-action"
+
+
+class ActionCode(StrEnum):
+    """Why a non-blocking panel action was refused (the detail behind `invalid-action`)."""
+
+    UNKNOWN = "action.unknown"
+    ID_CONFLICT = "action.id-conflict"
+    NOT_WITHDRAWABLE = "action.not-withdrawable"
 
 
 class QuestionCode(StrEnum):
@@ -75,11 +117,15 @@ class Problem:
     code: str
     message: str
     where: str = ""
+    params: Mapping[str, str | int | float] = field(default_factory=dict)
+    """The figures in the message (a minimum, a step), so a page can say it in its own language."""
 
-    def to_wire(self) -> dict[str, str]:
-        wire = {"code": self.code, "message": self.message}
+    def to_wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.where:
             wire["where"] = self.where
+        if self.params:
+            wire["params"] = dict(self.params)
         return wire
 
 

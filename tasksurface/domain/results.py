@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .ids import CallId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId
-from .model import TaskSurfaceModelV1
+from .model_v2 import TaskSurfaceModel
 from .refusals import Problem
 
 Phase = Literal["queued", "claiming"]
@@ -28,7 +28,7 @@ class PendingSubmission:
 class ActiveResult:
     call_id: CallId
     surface_id: TaskSurfaceId
-    model: TaskSurfaceModelV1
+    model: TaskSurfaceModel
     pending: PendingSubmission | None
 
     def to_wire(self) -> dict[str, Any]:
@@ -47,7 +47,17 @@ class NotOpen:
         return {"active": False, "reason": "not-open"}
 
 
-GetActiveResult = ActiveResult | NotOpen
+@dataclass(frozen=True)
+class Expired:
+    """Open by the log, but its stored description no longer re-validates: shown, never usable."""
+
+    problem: Problem
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"active": False, "reason": "not-open", "recovery": self.problem.to_wire()}
+
+
+GetActiveResult = ActiveResult | NotOpen | Expired
 
 
 @dataclass(frozen=True)

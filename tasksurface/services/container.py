@@ -25,6 +25,7 @@ from ..tools.run_command import RunCommand
 from ..tools.show_task_surface import ShowTaskSurface
 from ..tools.tasks import TaskKill, TaskList, TaskOutput
 from .outcomes import OutcomeJournal
+from .panel_actions import PanelActionService
 from .questions import QuestionService
 from .sessions import SessionService
 from .task_surface import TaskSurfaceService
@@ -40,6 +41,7 @@ class Services:
     sessions: SessionService
     surfaces: TaskSurfaceService
     questions: QuestionService
+    actions: PanelActionService
     tasks: WebTasks | None
 
     def start(self) -> None:
@@ -143,4 +145,7 @@ def build_services(
         database, claims, notifier, runner.wake, clock, settings.limits, enabled=settings.task_surface
     )
     questions = QuestionService(database, notifier, runner.wake, clock)
-    return Services(settings, database, claims, journal, runner, sessions, surfaces, questions, tasks)
+    actions = PanelActionService(surfaces, database, claims, notifier, runner.wake, clock, (journal,))
+    return Services(
+        settings, database, claims, journal, runner, sessions, surfaces, questions, actions, tasks
+    )

@@ -11,6 +11,7 @@ from ..agent.ports import Notifier
 from ..domain.events import NewEvent, content_text
 from ..domain.ids import AnswerId, CallId, SessionId
 from ..domain.question import QUESTION_TOOL, OpenQuestion, answered, check_answer
+from ..domain.redaction import redact_question
 from ..domain.refusals import Problem, QuestionCode, QuestionRefused
 from ..store import log
 from ..store.db import Database
@@ -47,8 +48,10 @@ class QuestionService:
         self.clock = clock
 
     def open_question(self, session_id: SessionId) -> OpenQuestion | None:
+        """The question the agent waits on, with credentials masked for the person who reads it."""
         with self.database.read() as db:
-            return log.open_question(db, session_id)
+            question = log.open_question(db, session_id)
+        return redact_question(question) if question else None
 
     def answer(
         self, session_id: SessionId, call_id: CallId, answer_id: AnswerId, text: str

@@ -10,7 +10,14 @@ from typing import Any, Literal
 
 from ..agent.claims import ClaimRegistry
 from ..agent.ports import InboxObserver, Notifier
-from ..domain.events import SessionEvent, content_text, read_correlation, text_content, user_source
+from ..domain.events import (
+    SessionEvent,
+    content_text,
+    read_action,
+    read_correlation,
+    text_content,
+    user_source,
+)
 from ..domain.ids import InboxItemId, MessageId, RpcId, SessionId
 from ..store import history, inbox, log
 from ..store.db import Database
@@ -43,6 +50,11 @@ class QueuedMessage:
     @property
     def is_task_surface(self) -> bool:
         return read_correlation(self.item.source) is not None
+
+    @property
+    def is_panel_action(self) -> bool:
+        """Withdrawn from its own panel, never edited or removed here."""
+        return read_action(self.item.source) is not None
 
 
 def preview(text: str) -> str:
@@ -100,6 +112,13 @@ class SessionService:
             self._get(db, session_id)
             return log.events_after(db, session_id, after, limit)
 
+    def event_at(self, session_id: SessionId, seq: int) -> SessionEvent | None:
+        """One visible event of the session, or `None`."""
+        with self.database.read() as db:
+            self._get(db, session_id)
+            event = log.event_at(db, session_id, seq)
+            return event if event is not None and log.is_visible(db, session_id, seq) else None
+
     def page(self, session_id: SessionId, before: int | None, limit: int) -> list[SessionEvent]:
         """A page of history ending before `before` (the latest page when `None`)."""
         with self.database.read() as db:
@@ -151,6 +170,11 @@ class SessionService:
                 item = inbox.item(db, session_id, item_id)
                 if item is None:
                     raise missing
+                if read_action(item.source) is not None:
+                    raise Conflict(
+                        "queue-item-is-task-surface-action",
+                        "a panel action is withdrawn from its own panel, not edited in the queue",
+                    )
                 if action != "remove" and read_correlation(item.source) is not None:
                     raise Conflict(
                         "queue-item-is-task-surface",

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 import sqlalchemy.orm as so
 
@@ -37,15 +37,17 @@ from ..domain.ids import (
     TaskSurfaceSubmissionId,
 )
 from ..domain.limits import DEFAULT_LIMITS, Limits
-from ..domain.presentation import SurfacePresentation, read_presentation
+from ..domain.presentation import SurfacePresentation, expiry, read_presentation
 from ..domain.projection import ActiveSurface
-from ..domain.refusals import Problem, SubmissionCode, SubmissionRefused
+from ..domain.redaction import redact_model
+from ..domain.refusals import Problem, RecoveryCode, SubmissionCode, SubmissionRefused
 from ..domain.results import (
     ActiveResult,
     Dismissed,
     DismissReason,
     DismissRejected,
     DismissResult,
+    Expired,
     GetActiveResult,
     NotOpen,
     PendingSubmission,
@@ -55,21 +57,15 @@ from ..domain.results import (
     SubmitResult,
 )
 from ..domain.submission import prepare_submission
-from ..store import inbox, log
+from ..store import inbox, integrity, log
 from ..store.db import Database
+from . import surface_rows
+from .surface_rows import RowView
 
 _REWOUND: tuple[MessageId, dict[str, Any], str] = (MessageId(""), {}, "")
 """An earlier use that no longer counts; it has no correlation, so it reads as a conflict."""
-
-RowState = Literal["open", "submitted", "dismissed", "bypassed", "unavailable"]
-
-
-@dataclass(frozen=True)
-class RowView:
-    """A transcript row's state, and the submitted answer once there is one."""
-
-    state: RowState
-    answer: str | None = None
+REPLAY_INCOMPLETE = "the session's history cannot be read whole, so whether a panel is open is unknown"
+__all__ = ["RowView", "SurfaceState", "TaskSurfaceService"]
 
 
 @dataclass(frozen=True)
@@ -78,13 +74,19 @@ class SurfaceState:
 
     active: ActiveSurface | None
     pending: PendingSubmission | None
+    recovery: Problem | None = None
+    """`surface.replay-incomplete` when no open surface was found in a history that cannot be read
+    whole: then "none is open" would be a claim the log cannot back."""
 
     def to_wire(self) -> dict[str, Any]:
         active = self.active
-        return {
+        wire: dict[str, Any] = {
             "active": {"callId": active.call_id, "surfaceId": active.surface_id} if active else None,
             "pending": self.pending.to_wire() if self.pending else None,
         }
+        if self.recovery is not None:
+            wire["recovery"] = self.recovery.to_wire()
+        return wire
 
 
 class TaskSurfaceService:
@@ -110,14 +112,18 @@ class TaskSurfaceService:
     # -- reads -------------------------------------------------------------
 
     def get_active(self, session_id: SessionId, surface_id: TaskSurfaceId) -> GetActiveResult:
+        if not self.enabled:
+            return NotOpen()
         admitting = self.claims.admitting()
         with self.database.read() as db:
             active = log.get_session(db, session_id).projection.active
             if active is None or active.surface_id != surface_id:
                 return NotOpen()
-            presentation = self._presentation(db, session_id, active.result_seq)
+            event = log.event_at(db, session_id, active.result_seq)
+            presentation = self.presentation_of(event) if event else None
             if presentation is None:
-                return NotOpen()
+                # The log says it is open, but its stored description no longer re-validates.
+                return Expired(expiry(event.payload.get("meta") if event else None, self.limits))
             pending = self._pending(db, session_id, surface_id, admitting)
         return ActiveResult(active.call_id, active.surface_id, presentation.model, pending)
 
@@ -128,7 +134,9 @@ class TaskSurfaceService:
         with self.database.read() as db:
             active = log.get_session(db, session_id).projection.active
             pending = self._pending(db, session_id, active.surface_id, admitting) if active else None
-        return SurfaceState(active, pending)
+            incomplete = active is None and integrity.history_incomplete(db, session_id)
+        recovery = Problem(RecoveryCode.REPLAY_INCOMPLETE, REPLAY_INCOMPLETE) if incomplete else None
+        return SurfaceState(active, pending, recovery)
 
     def pending_values(self, session_id: SessionId, surface_id: TaskSurfaceId) -> dict[str, Any] | None:
         """The values of the submission waiting for this surface, so the page shows what was sent."""
@@ -139,31 +147,15 @@ class TaskSurfaceService:
 
     def row_states(self, session_id: SessionId, events: Sequence[SessionEvent]) -> dict[int, RowView]:
         """The lifecycle state of every surface result among `events`, read from the log."""
-        states: dict[int, RowView] = {}
-        with self.database.read() as db:
-            active = log.get_session(db, session_id).projection.active
-            for event in events:
-                presentation = self.presentation_of(event)
-                if presentation is None:
-                    continue
-                if active and active.result_seq == event.seq:
-                    states[event.seq] = RowView("open")
-                    continue
-                closing = log.first_visible_after(
-                    db, session_id, event.seq, ("user/message", "task-surface/dismissed")
-                )
-                state = _closed_state(closing, presentation.surface_id)
-                answer = (
-                    content_text(closing.payload.get("content")) if closing and state == "submitted" else None
-                )
-                states[event.seq] = RowView(state, answer)
-        return states
+        return surface_rows.row_states(self, session_id, events)
 
     def presentation_of(self, event: SessionEvent) -> SurfacePresentation | None:
-        """The surface a result shows; `None` (the readable fallback) when the feature is off."""
+        """The surface a result shows, redacted for people; `None` (the readable fallback) when the
+        feature is off or the meta does not re-validate."""
         if not self.enabled or event.kind != "tool/result" or event.payload.get("ok") is not True:
             return None
-        return read_presentation(event.payload.get("meta"), self.limits)
+        found = read_presentation(event.payload.get("meta"), self.limits)
+        return SurfacePresentation(found.surface_id, redact_model(found.model)) if found else None
 
     def _presentation(self, db: so.Session, session_id: SessionId, seq: int) -> SurfacePresentation | None:
         event = log.event_at(db, session_id, seq)
@@ -190,6 +182,7 @@ class TaskSurfaceService:
         values: object,
         note: object = None,
         rpc_id: RpcId | None = None,
+        action: object = None,
     ) -> SubmitResult:
         if not self.enabled:
             return SubmitRejected("not-open")
@@ -197,7 +190,7 @@ class TaskSurfaceService:
             session = log.get_session(db, session_id, lock=True)
             earlier = self._earlier_submission(db, session_id, submission_id)
             if earlier is not None:
-                return self._replay(db, session_id, earlier, surface_id, values, note)
+                return self._replay(db, session_id, earlier, surface_id, values, note, action)
             active = session.projection.active
             refused = self._not_actionable(db, session_id, active, surface_id)
             if refused is not None:
@@ -207,11 +200,12 @@ class TaskSurfaceService:
             if presentation is None:
                 return SubmitRejected("not-open")
             try:
-                checked, _, text = prepare_submission(presentation.model, values, note, self.limits)
+                checked, _, text = prepare_submission(presentation.model, values, note, self.limits, action)
             except SubmissionRefused as refusal:
                 return SubmitRejected("invalid-submission", tuple(refusal.problems))
             message_id = MessageId("msg_" + secrets.token_urlsafe(12))
-            correlation = TaskSurfaceCorrelation(submission_id, active.call_id, surface_id, checked)
+            chosen = action if isinstance(action, str) else None
+            correlation = TaskSurfaceCorrelation(submission_id, active.call_id, surface_id, checked, chosen)
             inbox.enqueue(
                 db,
                 item_id=InboxItemId("in_" + secrets.token_urlsafe(12)),
@@ -251,6 +245,7 @@ class TaskSurfaceService:
         surface_id: TaskSurfaceId,
         values: object,
         note: object,
+        action: object,
     ) -> SubmitResult:
         """A retry gets the first answer; the same id with other content is a conflict."""
         message_id, source, text = earlier
@@ -263,11 +258,13 @@ class TaskSurfaceService:
             return conflict
         if strict_json.dumps_compact(values) != strict_json.dumps_compact(dict(correlation.values)):
             return conflict
+        if action != correlation.action:
+            return conflict
         result_event = self._result_for_call(db, session_id, correlation)
         if result_event is None:
             return conflict
         try:
-            _, _, retried_text = prepare_submission(result_event.model, values, note, self.limits)
+            _, _, retried_text = prepare_submission(result_event.model, values, note, self.limits, action)
         except SubmissionRefused:
             return conflict
         return SubmitAccepted(message_id) if retried_text == text else conflict
@@ -323,12 +320,3 @@ class TaskSurfaceService:
             )
         self.notifier.changed(session_id, events=[event])
         return Dismissed(event.seq)
-
-
-def _closed_state(closing: SessionEvent | None, surface_id: TaskSurfaceId) -> RowState:
-    if closing is None:
-        return "unavailable"
-    if closing.kind == "task-surface/dismissed":
-        return "dismissed" if closing.payload.get("surfaceId") == surface_id else "unavailable"
-    correlation = read_correlation(closing.payload.get("source"))
-    return "submitted" if correlation and correlation.surface_id == surface_id else "bypassed"

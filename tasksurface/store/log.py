@@ -15,6 +15,7 @@ from ..domain.projection import TaskSurfaceProjection, fold
 from ..domain.question import OpenQuestion
 from ..domain.turns import CONTEXT_KINDS, OPEN_ENDINGS, PASSING_KINDS
 from .db import utc
+from .integrity import readable
 from .records import SessionInfo, projection_of
 from .tables import EventRow, HiddenRangeRow, SessionRow
 
@@ -180,7 +181,7 @@ def events_after(
     query = sa.select(EventRow).where(_visible(session_id), EventRow.seq > after).order_by(EventRow.seq)
     if limit is not None:
         query = query.limit(limit)
-    return [_to_event(r) for r in db.scalars(query)]
+    return [_to_event(r) for r in db.scalars(query) if readable(r)]
 
 
 def events_before(db: so.Session, session_id: str, before: int | None, limit: int) -> list[SessionEvent]:
@@ -189,7 +190,7 @@ def events_before(db: so.Session, session_id: str, before: int | None, limit: in
     if before is not None:
         query = query.where(EventRow.seq < before)
     rows = list(db.scalars(query.order_by(EventRow.seq.desc()).limit(limit)))
-    return [_to_event(r) for r in reversed(rows)]
+    return [_to_event(r) for r in reversed(rows) if readable(r)]
 
 
 def event_at(db: so.Session, session_id: str, seq: int) -> SessionEvent | None:

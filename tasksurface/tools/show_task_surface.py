@@ -9,7 +9,7 @@ from ..agent.ports import ToolDefinition
 from ..agent.tools import ToolContext, ToolOutcome
 from ..domain.ids import TaskSurfaceId
 from ..domain.limits import DEFAULT_LIMITS, Limits
-from ..domain.model import TaskSurfaceModelV1
+from ..domain.model_v2 import TaskSurfaceModel, TaskSurfaceModelV2
 from ..domain.parser import parse_arguments
 from ..domain.presentation import TOOL_NAME, presentation_meta
 from ..domain.refusals import Problem, SurfaceCode, SurfaceRefused
@@ -17,15 +17,40 @@ from ..store import log
 
 DESCRIPTION = (
     "Show the user one structured panel docked above the composer, for a task that fits "
-    "the declared components: comparing options, ordering a plan, reviewing a table, or "
-    "filling a few related fields. The call ends your turn; the user's submission arrives "
-    "as their next message. Use plain chat for explanations and short questions. At most "
-    "one panel is open per session; the model is JSON only (no HTML, code or URLs to load)."
+    "the declared components: comparing options, ordering a plan, reviewing a table or a "
+    "change, approving, or filling a few related fields. The call ends your turn; the user's "
+    "submission arrives as their next message. Use plain chat for explanations and short "
+    "questions. At most one panel is open per session; the model is JSON only (no HTML, code "
+    "or URLs to load). Fields may carry help, required and visibleWhen {field, equals | in} "
+    "(earlier fields only); text takes minLength, maxLength, format (email, url), placeholder "
+    "and pattern (RE2, whole value); number takes minimum, maximum, step, integer, unit; date "
+    "takes ISO YYYY-MM-DD minimum, maximum, initial. A review field shows before/after as "
+    "changes the user accepts or rejects one by one. submit is {label} or {actions: [{id, "
+    "label, tone}]} (e.g. Approve / Request changes); actions [{id, label}] are buttons that "
+    "send you a message with the current values while the panel stays open."
 )
 
 
+def _without_titles(node: Any) -> Any:
+    """Pydantic's generated `title`s repeat each property's name; the model gains nothing."""
+    if isinstance(node, dict):
+        return {
+            key: (
+                {name: _without_titles(sub) for name, sub in value.items()}
+                if key in ("properties", "$defs")
+                else _without_titles(value)
+            )
+            for key, value in node.items()
+            if key != "title"
+        }
+    if isinstance(node, list):
+        return [_without_titles(item) for item in node]
+    return node
+
+
 def _schema() -> dict[str, Any]:
-    model_schema = TaskSurfaceModelV1.model_json_schema(mode="validation")
+    """Version 2's schema: a superset of version 1, which stays accepted for old clients."""
+    model_schema = _without_titles(TaskSurfaceModelV2.model_json_schema(mode="validation", by_alias=True))
     definitions = model_schema.pop("$defs", {})
     return {
         "type": "object",
@@ -81,7 +106,7 @@ class ShowTaskSurface:
         )
 
 
-def result_text(surface_id: TaskSurfaceId, model: TaskSurfaceModelV1) -> str:
+def result_text(surface_id: TaskSurfaceId, model: TaskSurfaceModel) -> str:
     """What the model reads, and what a client that cannot draw the panel shows."""
     return (
         f'Task Surface {surface_id} "{model.title}" is shown to the user with '

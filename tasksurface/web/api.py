@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -13,6 +14,7 @@ from .body import json_body, optional_int, refuse_unknown, required_int
 from .security import current_identity, owned
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+MODEL_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 MAX_PAGE = 500
 
@@ -123,15 +125,62 @@ def submit(sid: str, surface: str) -> Response:
 
 def submit_from_body(session_id: ids.SessionId, surface: str, body: dict[str, Any]) -> dict[str, Any]:
     """Shared by HTTP and the websocket RPC, so both check the same request shape."""
-    refuse_unknown(body, {"submissionId", "values", "note"})
+    refuse_unknown(body, {"submissionId", "values", "note", "action"})
     result = services().surfaces.submit(
         session_id,
         ids.surface_id(surface),
         ids.submission_id(body.get("submissionId")),
         body.get("values"),
         body.get("note"),
+        action=body.get("action"),
     )
     return result.to_wire()
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/actions/<action>")
+def act(sid: str, surface: str, action: str) -> Response:
+    return jsonify(action_from_body(owned(sid), surface, action, json_body()))
+
+
+def action_from_body(
+    session_id: ids.SessionId, surface: str, action: str, body: dict[str, Any]
+) -> dict[str, Any]:
+    """A non-blocking action, answered like a submission; shared with the websocket RPC."""
+    refuse_unknown(body, {"requestId", "values", "placement"})
+    result = services().actions.act(
+        session_id,
+        ids.surface_id(surface),
+        action_id(action),
+        ids.request_id(body.get("requestId")),
+        body.get("values"),
+        body.get("placement", "queued"),
+    )
+    return result.to_wire()
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/actions/<action>/withdraw")
+def withdraw(sid: str, surface: str, action: str) -> Response:
+    return jsonify(withdraw_from_body(owned(sid), surface, action, json_body()))
+
+
+def withdraw_from_body(
+    session_id: ids.SessionId, surface: str, action: str, body: dict[str, Any]
+) -> dict[str, Any]:
+    refuse_unknown(body, {"requestId"})
+    action_id(action)
+    withdrawn = services().actions.withdraw(
+        session_id, ids.surface_id(surface), ids.request_id(body.get("requestId"))
+    )
+    return {"withdrawn": withdrawn} if withdrawn else {"withdrawn": False, "reason": "accepted"}
+
+
+def action_id(value: str) -> str:
+    """Action ids are model ids (`[A-Za-z0-9_.-]{1,64}`), checked before any lookup."""
+    if not MODEL_ID.fullmatch(value):
+        raise RequestRefused(
+            "invalid-id", "an action id is 1-64 characters of A-Z, a-z, 0-9, '_', '.' or '-'"
+        )
+    return value
 
 
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")

@@ -20,12 +20,18 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "transcript.js",
         "composer.js",
         "order_list.js",
+        "option_filter.js",
         "dock.js",
+        "panel_actions.js",
         "question.js",
         "tasks.js",
         "live.js",
         "order_drag.js",
+        "attention.js",
+        "workspace_loader.js",
     ),
+    # Loaded by workspace_loader.js only on pages that show a workspace.
+    "workspaces": ("comparison.js", "dashboard.js", "itinerary.js"),
 }
 FOREVER = "public, max-age=31536000, immutable"
 

@@ -11,16 +11,20 @@ from flask import Flask, Response, request
 from flask_compress import Compress
 
 from ..config import load_settings
+from ..domain.hunks import review_hunks
+from ..domain.redaction import redact
 from ..services.container import build_services
 from ..store.engine import PROJECT_ROOT
-from . import api, pages, push, views, ws
+from . import api, media, pages, push, views, ws
 from .assets import init_assets
 from .diffview import diff_lines
 from .errors import register_error_handlers
 from .i18n import init_i18n
 from .markdown import render_markdown
+from .problems import problem_text, recovery_text
 from .security import init_security
 from .tasks import init_task_pushes, init_tasks
+from .workspace_views import init_workspaces
 
 
 def init_compression(app: Flask) -> None:
@@ -63,6 +67,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     init_tasks(app)
     init_task_pushes(app, hub, services)
+    app.register_blueprint(media.bp)
     init_assets(app)
     ws.sock.init_app(app)
     register_error_handlers(app)
@@ -70,8 +75,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     init_i18n(app, settings.instance_path)
     init_compression(app)
     app.jinja_env.globals.update(
-        render_markdown=render_markdown, diff_lines=diff_lines, ordered_options=views.ordered_options
+        render_markdown=render_markdown,
+        diff_lines=diff_lines,
+        ordered_options=views.ordered_options,
+        review_hunks=review_hunks,
+        number_text=views.number_text,
+        condition_json=views.condition_json,
+        problem_text=problem_text,
+        recovery_text=recovery_text,
     )
+    app.jinja_env.globals["agent_name"] = settings.agent_name  # the operator's, never the model's
+    init_workspaces(app)
+    app.jinja_env.filters["redact"] = redact
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     services.start()

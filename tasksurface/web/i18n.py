@@ -60,6 +60,25 @@ SCRIPT_CHROME = (
     N_("Background task “%(label)s”: %(status)s"),
     N_("Background task started: %(label)s"),
     N_("(no output yet)"),
+    N_("Another field now applies: %(label)s"),
+    N_("Sent to the agent: %(label)s"),
+    N_("Withdrawn."),
+    N_("Too late: the agent has it already."),
+    N_("%(shown)s of %(total)s options"),
+    N_("%(name)s is waiting for you"),
+    N_("Full height"),
+    N_("Normal height"),
+    N_("This part could not start; it still works as a plain form."),
+    N_("Retry"),
+    N_("Other"),
+    N_("%(shown)s of %(total)s shown"),
+    N_("On the shortlist"),
+    N_("Shortlist"),
+    N_("Move %(label)s up"),
+    N_("Move %(label)s down"),
+    N_("Remove %(label)s from the stops"),
+    N_("%(label)s added as stop %(position)s"),
+    N_("%(label)s removed from the stops"),
 )
 """What the page script shows; the server hands it over translated, keyed by the English text."""
 
@@ -71,7 +90,9 @@ def reason_text(reason: str) -> str:
 
 
 def script_strings() -> dict[str, str]:
-    return {message: gettext(message) for message in SCRIPT_CHROME}
+    from .problems import script_problem_strings
+
+    return {**{message: gettext(message) for message in SCRIPT_CHROME}, **script_problem_strings()}
 
 
 def _switch_language() -> BaseResponse:

@@ -9,12 +9,12 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..domain import ids
-from ..domain.form_values import form_name, values_from_form
+from ..domain.form_values import form_name, hunk_name, values_from_form
 from ..domain.refusals import Problem
 from ..domain.results import ActiveResult, SubmitRejected
 from ..domain.submission import Values
 from ..services.container import Services
-from ..services.errors import RequestRefused
+from ..services.errors import NotFound, RequestRefused
 from . import views
 from .body import optional_int
 from .security import current_identity, owned
@@ -93,6 +93,7 @@ def _session_page(
         dock=dock,
         queue=views.render_queue(svc.sessions.queue(session_id), session_id, info.paused),
         surfaces_enabled=svc.surfaces.enabled,
+        workspaces=views.page_has_workspace(svc, dock, events),
     )
 
 
@@ -136,9 +137,23 @@ def submit_form(sid: str, surface: str) -> Any:
     if move:
         # Without JavaScript, an order's move buttons post the form; we answer with the moved order.
         return _session_page(session_id, values=_moved(values, move), submission_id=submission_id)
+    if request.form.get("_refresh") or request.form.get("_explore"):
+        # Without JavaScript: the fields that apply follow the answers, a dashboard shows the view
+        # asked for; nothing is sent and the values stay.
+        return _session_page(session_id, values=values, submission_id=submission_id)
+    itinerary = request.form.get("_itin")
+    if itinerary:
+        return _session_page(
+            session_id, values=_itinerary_step(values, itinerary), submission_id=submission_id
+        )
     note = request.form.get("note", "").replace("\r\n", "\n") or None
     result = services().surfaces.submit(
-        session_id, surface_id, ids.submission_id(submission_id), values, note
+        session_id,
+        surface_id,
+        ids.submission_id(submission_id),
+        values,
+        note,
+        action=request.form.get("action"),
     )
     if isinstance(result, SubmitRejected):
         page = _session_page(
@@ -163,6 +178,66 @@ def _moved(values: Values, move: str) -> Values:
     if 0 <= target < len(order):
         order[index], order[target] = order[target], order[index]
     return values
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/actions")
+def action_form(sid: str, surface: str) -> Any:
+    """A non-blocking action's button without JavaScript: `_act` names it, the form carries the values."""
+    session_id = owned(sid)
+    surface_id = ids.surface_id(surface)
+    active = services().surfaces.get_active(session_id, surface_id)
+    if not isinstance(active, ActiveResult):
+        return redirect(url_for("pages.session", sid=session_id), 303)
+    values = values_from_form(active.model, request.form.getlist)
+    action_id = request.form.get("_act", "")
+    position = next(
+        (n for n, a in enumerate(getattr(active.model, "actions", []), 1) if a.id == action_id), 0
+    )
+    request_id = ids.request_id(request.form.get("_act_request", "") + str(position))
+    placement = "steering" if request.form.get("_steer") else "queued"
+    result = services().actions.act(session_id, surface_id, action_id, request_id, values, placement)
+    if isinstance(result, SubmitRejected):
+        page = _session_page(session_id, values=values, problems=result.problems, reason=result.reason)
+        return Response(page, status=422)
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+@bp.post("/sessions/<sid>/task-surfaces/<surface>/actions/<action>/withdraw")
+def withdraw_form(sid: str, surface: str, action: str) -> BaseResponse:
+    session_id = owned(sid)
+    services().actions.withdraw(
+        session_id, ids.surface_id(surface), ids.request_id(request.form.get("_withdraw"))
+    )
+    return redirect(url_for("pages.session", sid=session_id), 303)
+
+
+def _itinerary_step(values: Values, step: str) -> Values:
+    """`field:place:add|remove|up|down` on an itinerary's stops, as its buttons post it without script."""
+    field_id, _, rest = step.partition(":")
+    place, _, verb = rest.rpartition(":")
+    stops = values.get(field_id)
+    if not isinstance(stops, list) or verb not in ("add", "remove", "up", "down"):
+        raise RequestRefused("invalid-move", "that step does not fit the field")
+    if verb == "add" and place not in stops:
+        stops.append(place)
+    elif verb == "remove" and place in stops:
+        stops.remove(place)
+    elif verb in ("up", "down") and place in stops:
+        index = stops.index(place)
+        target = index - 1 if verb == "up" else index + 1
+        if 0 <= target < len(stops):
+            stops[index], stops[target] = stops[target], stops[index]
+    return values
+
+
+@bp.get("/sessions/<sid>/dashboards/<int:seq>/<key>")
+def dashboard_fragment(sid: str, seq: int, key: str) -> Any:
+    """One dashboard's view for the page script; exploring reads the log and sends nothing."""
+    session_id = owned(sid)
+    html = views.dashboard_fragment(services(), session_id, seq, key)
+    if html is None:
+        raise NotFound("dashboard-not-found", "there is no such dashboard")
+    return html
 
 
 @bp.post("/sessions/<sid>/task-surfaces/<surface>/dismiss")
@@ -200,6 +275,21 @@ def dock_fragment(sid: str) -> str:
     return str(views.render_dock(view))
 
 
+@bp.get("/sessions/<sid>/dock/receipts")
+def receipts_fragment(sid: str) -> str:
+    """The docked panel's action receipts alone, so a push never redraws what the user is typing."""
+    session_id = owned(sid)
+    view = views.dock_view(services(), session_id, submission_id=fresh_id(), dismissal_id=fresh_id())
+    if view.active is None:
+        return ""
+    return render_template("_receipts.html", dock=view)
+
+
 @bp.app_template_global()
 def field_name(field_id: str) -> str:
     return form_name(field_id)
+
+
+@bp.app_template_global()
+def hunk_field_name(field_id: str, hunk: str) -> str:
+    return hunk_name(field_id, hunk)

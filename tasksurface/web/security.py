@@ -85,7 +85,7 @@ def _headers(response: Response) -> Response:
             "default-src 'self'",
             "script-src 'self'",
             "style-src 'self'",
-            "img-src 'self' data:",
+            "img-src 'self' data:" + _tile_source(),
             f"connect-src 'self' ws://{host} wss://{host}",
             "object-src 'none'",
             "base-uri 'none'",
@@ -99,6 +99,12 @@ def _headers(response: Response) -> Response:
     if request.endpoint != "static":
         response.headers.setdefault("Cache-Control", "no-store")  # private pages and data
     return response
+
+
+def _tile_source() -> str:
+    """The operator's map tile host, only when one is configured (never one a model names)."""
+    tiles = _settings().map_tiles
+    return " " + "https://" + urlsplit(tiles).netloc if tiles else ""
 
 
 def init_security(app: Flask, settings: Settings) -> None:

@@ -130,6 +130,11 @@ def _answer(session_id: SessionId, identity: str, frame: str | bytes) -> dict[st
             result = api.submit_from_body(session_id, _surface(surface), params)
         elif method == "taskSurface.dismiss":
             result = api.dismiss_from_body(session_id, _surface(surface), params)
+        elif method == "taskSurface.action":
+            action = params.pop("actionId", None)
+            if not isinstance(action, str):
+                raise RequestRefused("invalid-params", "actionId must be text")
+            result = api.action_from_body(session_id, _surface(surface), action, params)
         elif method == "question.answer":
             result = api.answer_from_body(session_id, params)
         elif method == "task.stop":

@@ -200,7 +200,7 @@ INVALID: list[tuple[str, str, str]] = [
     ),
     ("extra-argument", json.dumps({"model": RAW_MODEL, "mode": "modal"}), "surface.invalid-arguments"),
     ("no-model", "{}", "surface.invalid-arguments"),
-    ("version-2", arguments(model_with(version=2)), "surface.unsupported-version"),
+    ("version-3", arguments(model_with(version=3)), "surface.unsupported-version"),
     (
         "unknown-block",
         arguments(model_with(sections=[{"id": "s", "blocks": [{"kind": "chart", "data": [1]}]}])),

@@ -141,3 +141,97 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
+
+
+# --- version 2 ----------------------------------------------------------------------------
+
+iso_dates = st.dates().map(lambda d: d.isoformat()).filter(lambda s: len(s) == 10)
+numbers = st.one_of(
+    st.integers(-1000, 1000), st.floats(-1000, 1000, allow_nan=False).map(lambda x: round(x, 2))
+)
+
+
+@st.composite
+def field_v2_of_kind(draw: st.DrawFn, field_id: str, earlier: list[Json]) -> Json:
+    kind = draw(
+        st.sampled_from(["text", "number", "date", "choice", "multi-choice", "toggle", "order", "review"])
+    )
+    field: Json = {"kind": kind, "id": field_id, "label": draw(short_text)}
+    if draw(st.booleans()):
+        field["help"] = draw(long_text)
+    if kind == "text":
+        field.update(
+            draw(st.fixed_dictionaries({}, optional={"placeholder": short_text, "multiline": st.booleans()}))
+        )
+        if draw(st.booleans()):
+            low = draw(st.integers(0, 5))
+            field["minLength"], field["maxLength"] = low, low + draw(st.integers(1, 20))
+        if draw(st.booleans()):
+            field["pattern"] = draw(st.sampled_from(["[a-z]*", "\\d{0,4}", ".*", "(ab|cd)*"]))
+    elif kind == "number":
+        integer = draw(st.booleans())
+        low = draw(st.integers(-100, 100))
+        field.update({"integer": integer, "minimum": low, "maximum": low + draw(st.integers(0, 100))})
+        if draw(st.booleans()):
+            field["initial"] = low
+        if draw(st.booleans()):
+            field["step"] = 1 if integer else draw(st.sampled_from([0.5, 0.25, 2]))
+    elif kind == "date":
+        low, high = sorted([draw(iso_dates), draw(iso_dates)])
+        field.update({"minimum": low, "maximum": high})
+        if draw(st.booleans()):
+            field["initial"] = low
+    elif kind == "toggle":
+        field["required"] = draw(st.booleans())
+    elif kind == "review":
+        before = draw(st.lists(st.sampled_from(["a", "b", "c"]), max_size=4))
+        after = draw(
+            st.lists(st.sampled_from(["a", "b", "d"]), min_size=1, max_size=4).filter(lambda a: a != before)
+        )
+        field.update(
+            {"before": "\n".join(before) + "\n" if before else None, "after": "\n".join(after) + "\n"}
+        )
+    else:
+        opts = draw(options())
+        field["options"] = opts
+        if kind in ("choice", "multi-choice") and draw(st.booleans()):
+            field["filterable"] = True
+        if kind == "multi-choice" and draw(st.booleans()):
+            field["maxItems"] = len(opts)
+    controllers = [f for f in earlier if f["kind"] in ("choice", "toggle")]
+    if controllers and draw(st.booleans()):
+        controller = draw(st.sampled_from(controllers))
+        value = (
+            draw(st.sampled_from([o["id"] for o in controller["options"]]))
+            if controller["kind"] == "choice"
+            else draw(st.booleans())
+        )
+        field["visibleWhen"] = {"field": controller["id"], "equals": value}
+    return field
+
+
+@st.composite
+def valid_models_v2(draw: st.DrawFn) -> Json:
+    n_fields = draw(st.integers(1, 5))
+    ids = draw(st.lists(model_ids, min_size=n_fields + 1, max_size=n_fields + 1, unique=True))
+    fields: list[Json] = []
+    for field_id in ids[1:]:
+        fields.append(draw(field_v2_of_kind(field_id, fields)))
+    model: Json = {
+        "version": 2,
+        "title": draw(short_text),
+        "sections": [{"id": ids[0], "blocks": draw(st.lists(blocks, min_size=1, max_size=2))}],
+        "fields": fields,
+    }
+    if draw(st.booleans()):
+        model["submit"] = {"label": draw(short_text)}
+    else:
+        model["submit"] = {
+            "actions": [
+                {"id": "ok", "label": draw(short_text), "tone": "primary"},
+                {"id": "no", "label": "No"},
+            ]
+        }
+    if draw(st.booleans()):
+        model["actions"] = [{"id": "act", "label": draw(short_text)}]
+    return model

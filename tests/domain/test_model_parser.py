@@ -370,8 +370,8 @@ def test_missing_kind_is_refused_as_unknown_kind() -> None:
 # --- version ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("version", [True, False, "1", 2, 0, -1, 1.5, None, [1], {"v": 1}])
-def test_any_version_other_than_one_is_unsupported(version: Any) -> None:
+@pytest.mark.parametrize("version", [True, False, "1", "2", 3, 0, -1, 1.5, 2.5, None, [1], {"v": 1}])
+def test_any_version_other_than_one_or_two_is_unsupported(version: Any) -> None:
     refusal = refused(minimal_model(version=version))
     assert refusal.code == SurfaceCode.UNSUPPORTED_VERSION
     assert refusal.problem.where == "model.version"
@@ -385,7 +385,7 @@ def test_missing_version_is_unsupported() -> None:
 
 def test_version_check_comes_before_the_schema() -> None:
     # A future version may have another shape; it is refused for its version, not its shape.
-    assert refused({"version": 2, "panels": []}).code == SurfaceCode.UNSUPPORTED_VERSION
+    assert refused({"version": 3, "panels": []}).code == SurfaceCode.UNSUPPORTED_VERSION
 
 
 def test_version_written_as_json_one_point_zero_normalises_to_one() -> None:
@@ -895,7 +895,7 @@ def test_mapping_arguments_must_also_be_exactly_a_model_object() -> None:
 
 def test_model_inside_arguments_is_checked_like_parse_model() -> None:
     assert refused_args('{"model": []}').code == SurfaceCode.SCHEMA
-    assert refused_args('{"model": {"version": 2}}').code == SurfaceCode.UNSUPPORTED_VERSION
+    assert refused_args('{"model": {"version": 3}}').code == SurfaceCode.UNSUPPORTED_VERSION
 
 
 def test_refusal_carries_one_problem_with_a_wire_form() -> None:

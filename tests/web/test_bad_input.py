@@ -333,7 +333,7 @@ def test_invalid_models_fail_the_tool_call_and_open_nothing(api: Api) -> None:
     cases: list[tuple[str, str]] = [
         (_raw(_model(theme="dark")), "surface.unknown-property"),
         (_raw(_model(sections=[{"id": "s", "blocks": [video]}])), "surface.unknown-kind"),
-        (_raw(_model(version=2)), "surface.unsupported-version"),
+        (_raw(_model(version=3)), "surface.unsupported-version"),
         (_raw(_model(version="1")), "surface.unsupported-version"),
         (_raw(_model(fields=[{"kind": "toggle", "id": "a", "label": "A"}] * 2)), "surface.duplicate-id"),
         (_raw(_model(fields=[{"kind": "toggle", "id": "intro", "label": "A"}])), "surface.duplicate-id"),

@@ -39,8 +39,8 @@ def _broken(change: str) -> dict[str, Any] | None:
         meta["model"]["sections"][0]["blocks"].append({"kind": "chart", "series": [1, 2, 3]})
     elif change == "unknown field kind":
         meta["model"]["fields"].append({"kind": "slider", "id": "volume", "label": "Volume"})
-    elif change == "model version 2":
-        meta["model"]["version"] = 2
+    elif change == "model version 3":
+        meta["model"]["version"] = 3
     elif change == "extra meta key":
         meta["extra"] = True
     elif change == "meta not an object":
@@ -53,7 +53,7 @@ CHANGES = [
     "unsupported version",
     "unknown block kind",
     "unknown field kind",
-    "model version 2",
+    "model version 3",
     "extra meta key",
     "meta not an object",
 ]

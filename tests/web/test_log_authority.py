@@ -452,7 +452,7 @@ def test_get_active_recovers_model_and_pending_outside_the_loaded_page(api: Api)
     assert 'data-pending-phase="queued"' in html
     assert f'data-pending-submission="{submission_id}"' in html
     title = result_event["payload"]["meta"]["model"]["title"]
-    assert f'<h2 id="dock-title" tabindex="-1">{title}</h2>' in html
+    assert f'<h2 id="dock-title" tabindex="-1" aria-describedby="dock-asked-by">{title}</h2>' in html
     assert 'value="2.0.0"' in html  # the dock shows the values on their way
 
     first = api.get(f"/api/sessions/{sid}/events", params={"after": 0, "limit": 1})
