@@ -1,0 +1,212 @@
+"""Mutation score of the pure domain: how many deliberate bugs the fast domain tests catch.
+
+    .venv/bin/python bench/mutation.py             # fresh mutmut run + constant mutants, then the score
+    .venv/bin/python bench/mutation.py --keep      # reuse mutmut's earlier results (after a test change,
+                                                   # only what mutmut re-tests is new)
+    .venv/bin/python bench/mutation.py --constants-only
+
+Two kinds of mutant: mutmut's (inside function bodies, configured in pyproject's
+`[tool.mutmut]`), and constant mutants (limits' defaults, id patterns, pydantic field
+constraints, tags and codes), applied one by one to a copy of the tree. Survivors listed
+in `mutation_accepted.toml` with a reason are reported as accepted; the command fails
+when a domain module kills fewer than `--min-score` per cent, or when a survivor has no
+reason written down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from collections import Counter
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from constant_mutants import ConstantMutant, constant_mutants, hand_mutants
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+DOMAIN = "tasksurface/domain"
+ACCEPTED = HERE / "mutation_accepted.toml"
+HAND_MUTANTS = HERE / "mutants.toml"
+TESTS = ["tests/domain", "-x", "-q", "-p", "no:logging", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
+KILLED_CODES = {1, 3}
+TIMEOUT_CODES = {24, -24, 36, 152, 255}
+"""A mutant that makes the tests hang or run out of CPU time is caught, as in mutmut's own score."""
+NO_TESTS_CODES = {5, 33}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    path: str
+    name: str
+    change: str
+    killed: bool
+    status: str
+
+
+def mutmut_verdicts(fresh: bool) -> list[Verdict]:
+    mutmut = Path(sys.executable).with_name("mutmut")
+    if fresh:
+        shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+    subprocess.run([str(mutmut), "run"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    verdicts: list[Verdict] = []
+    survivors: list[tuple[str, str, str]] = []
+    for meta in sorted((ROOT / "mutants" / DOMAIN).glob("*.py.meta")):
+        path = f"{DOMAIN}/{meta.name.removesuffix('.meta')}"
+        for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            if code in KILLED_CODES or code in TIMEOUT_CODES:
+                verdicts.append(Verdict(path, name, "", True, "killed"))
+            else:
+                status = "no tests" if code in NO_TESTS_CODES else "survived" if code == 0 else f"code {code}"
+                survivors.append((path, name, status))
+    for path, name, status in survivors:
+        shown = subprocess.run(
+            [str(mutmut), "show", name], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout
+        verdicts.append(Verdict(path, name, _added_lines(shown), False, status))
+    return verdicts
+
+
+def _added_lines(diff: str) -> str:
+    """The mutated lines of a mutmut diff: with the function's name, what identifies a mutant."""
+    return "\n".join(
+        line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+    )
+
+
+def constant_verdicts(jobs: int) -> list[Verdict]:
+    paths = sorted(str(p.relative_to(ROOT)) for p in (ROOT / DOMAIN).glob("*.py"))
+    mutants = [m for path in paths for m in constant_mutants(ROOT, path)]
+    mutants += hand_mutants(ROOT, HAND_MUTANTS)
+    with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
+        workers = [_worker_tree(Path(scratch) / f"w{n}") for n in range(jobs)]
+        free = list(workers)
+
+        def judge(mutant: ConstantMutant) -> Verdict:
+            tree = free.pop()
+            try:
+                return _judge(tree, mutant)
+            finally:
+                free.append(tree)
+
+        with ThreadPoolExecutor(jobs) as pool:
+            return list(pool.map(judge, mutants))
+
+
+def _worker_tree(tree: Path) -> Path:
+    for part in ("tasksurface", "tests"):
+        shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    return tree
+
+
+def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
+    target = tree / mutant.path
+    original = target.read_text(encoding="utf-8")
+    target.write_text(mutant.apply(original), encoding="utf-8")
+    try:
+        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", *TESTS], cwd=tree, env=env, capture_output=True, timeout=600
+        )
+        code = run.returncode
+    except subprocess.TimeoutExpired:
+        code = 36
+    finally:
+        target.write_text(original, encoding="utf-8")
+    killed = code in KILLED_CODES or code in TIMEOUT_CODES
+    return Verdict(mutant.path, mutant.name, mutant.change, killed, "killed" if killed else "survived")
+
+
+def check_imports_from_copy() -> None:
+    """The copies must be what the tests import, or every constant mutant would survive."""
+    with tempfile.TemporaryDirectory(prefix="mutation-probe-") as scratch:
+        tree = _worker_tree(Path(scratch))
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        found = subprocess.run(
+            [sys.executable, "-c", "import tasksurface.domain.limits as m; print(m.__file__)"],
+            cwd=tree,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        if not Path(found).resolve().is_relative_to(tree.resolve()):
+            raise SystemExit(f"the tests import {found}, not the mutated copy")
+
+
+def accepted_survivors() -> dict[tuple[str, str], str]:
+    """(mutant key, change) → why that survivor is equivalent or harmless."""
+    entries = tomllib.loads(ACCEPTED.read_text(encoding="utf-8")).get("survivor", [])
+    return {(_key(e["mutant"]), e["change"].strip()): e["reason"] for e in entries}
+
+
+def _key(name: str) -> str:
+    """mutmut numbers a function's mutants in order; the number moves when the function changes."""
+    return name.split("__mutmut_")[0]
+
+
+def report(verdicts: Iterable[Verdict], min_score: float) -> bool:
+    accepted = accepted_survivors()
+    by_path: dict[str, list[Verdict]] = {}
+    for verdict in verdicts:
+        by_path.setdefault(verdict.path, []).append(verdict)
+    ok = True
+    unexplained: list[Verdict] = []
+    print(f"{'module':<36} {'mutants':>7} {'killed':>7} {'accepted':>8} {'unexplained':>11} {'score':>7}")
+    for path, group in sorted(by_path.items()):
+        killed = sum(v.killed for v in group)
+        survivors = [v for v in group if not v.killed]
+        explained = [v for v in survivors if (_key(v.name), v.change.strip()) in accepted]
+        missing = [v for v in survivors if v not in explained]
+        unexplained += missing
+        score = 100.0 * killed / len(group)
+        ok = ok and score >= min_score and not missing
+        print(
+            f"{path.removeprefix(DOMAIN + '/'):<36} {len(group):>7} {killed:>7} {len(explained):>8} "
+            f"{len(missing):>11} {score:>6.1f}%"
+        )
+    total = [v for group in by_path.values() for v in group]
+    print(f"{'all':<36} {len(total):>7} {sum(v.killed for v in total):>7}")
+    explained = [v for v in total if not v.killed and v not in unexplained]
+    if explained:
+        print("\naccepted survivors:")
+        for verdict in explained:
+            reason = accepted[(_key(verdict.name), verdict.change.strip())]
+            print(f"  {verdict.name}\n    {verdict.change}\n    why: {reason}")
+    if unexplained:
+        statuses = dict(Counter(v.status for v in unexplained))
+        print(f"\nsurvivors without a reason in {ACCEPTED.name} {statuses}:\n")
+        for verdict in unexplained:  # JSON strings are TOML strings: ready to paste
+            print(f"[[survivor]]\nmutant = {json.dumps(verdict.name)}\nchange = {json.dumps(verdict.change)}")
+            print('reason = ""\n')
+    print(
+        f"\n{'every module kills' if ok else 'FAILED: a module kills less than'} {min_score:g}%"
+        f"{'' if ok else ' or a survivor is unexplained'}"
+    )
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", action="store_true", help="reuse mutmut's earlier results")
+    parser.add_argument("--constants-only", action="store_true", help="skip mutmut; constant mutants only")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--min-score", type=float, default=95.0)
+    args = parser.parse_args()
+    check_imports_from_copy()
+    verdicts = [] if args.constants_only else mutmut_verdicts(fresh=not args.keep)
+    verdicts += constant_verdicts(args.jobs)
+    sys.exit(0 if report(verdicts, args.min_score) else 1)
+
+
+if __name__ == "__main__":
+    main()
