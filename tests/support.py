@@ -34,6 +34,16 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 10.0, interval: flo
     raise AssertionError(f"timed out waiting; last value: {last!r}")
 
 
+TURN_ENDINGS = frozenset({"assistant/message", "agent/error", "task-surface/dismissed", "session/rewound"})
+
+
+def ends_turn(event: dict[str, Any]) -> bool:
+    """A reply, an error, a dismissal, a rewind, or the result of the call that ended its turn."""
+    if event["kind"] == "tool/result":
+        return event["payload"].get("endsTurn") is True
+    return event["kind"] in TURN_ENDINGS
+
+
 class Api:
     def __init__(self, base_url: str) -> None:
         self.base = base_url
@@ -124,15 +134,22 @@ class Api:
         assert response.status_code == 200, response.text
 
     def settled(self, sid: str) -> list[dict[str, Any]]:
-        """The log once the agent has nothing left to do for this session."""
+        """The log once the agent's turn is over: the queue is empty, and the last event ends a turn
+        or the agent waits for the answer to its question, in two reads a moment apart.
+
+        This waits for what a test then checks; it proves no absence (a claimed row is in neither
+        the queue nor the log until it commits). A test that claims nothing more happens waits for
+        a later event, or for the runner to be idle, instead."""
 
         def probe() -> list[dict[str, Any]] | None:
             if self.queue(sid):
                 return None
             first = self.events(sid)
+            if not first or not (ends_turn(first[-1]) or self.question(sid)):
+                return None
             time.sleep(0.05)
             second = self.events(sid)
-            return second if second and first == second and second[-1]["kind"] != "user/message" else None
+            return second if first == second else None
 
         return wait_for(probe)
 

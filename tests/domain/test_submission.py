@@ -138,12 +138,16 @@ def test_required_text_must_not_be_empty_or_whitespace(value: str) -> None:
 
 
 def test_optional_text_may_be_empty_or_whitespace() -> None:
-    validate_submission(every_kind_model(), good_values(comment=""))
-    validate_submission(every_kind_model(), good_values(comment="   "))
+    for comment in ("", "   "):
+        assert validate_submission(every_kind_model(), good_values(comment=comment)) == (
+            good_values(comment=comment),
+            None,
+        )
 
 
 def test_required_text_with_content_around_whitespace_is_fine() -> None:
-    validate_submission(every_kind_model(), good_values(summary="  yes  "))
+    values, _ = validate_submission(every_kind_model(), good_values(summary="  yes  "))
+    assert values["summary"] == "  yes  "  # kept as typed
 
 
 def test_text_with_lone_surrogates_is_refused_not_crashed() -> None:
@@ -407,13 +411,19 @@ def test_initial_values_of_an_answered_model_validate() -> None:
     model = parsed(
         model_with_fields(text_field(), choice_field(initial="beta"), toggle_field(), order_field())
     )
-    validate_submission(model, initial_values(model))
+    assert validate_submission(model, initial_values(model)) == (
+        {"summary": "", "target": "beta", "notify": False, "steps": ["alpha", "beta", "gamma"]},
+        None,
+    )
 
 
 def test_unanswered_initial_choice_does_not_validate() -> None:
     model = parsed(model_with_fields(choice_field()))
     with pytest.raises(SubmissionRefused) as info:
-        validate_submission(model, initial_values(model))
+        assert validate_submission(model, initial_values(model)) == (
+            {"summary": "", "target": "beta", "notify": False, "steps": ["alpha", "beta", "gamma"]},
+            None,
+        )
     assert [p.code for p in info.value.problems] == [SubmissionCode.REQUIRED]
 
 
