@@ -56,6 +56,7 @@ def mutmut_verdicts(fresh: bool) -> list[Verdict]:
     mutmut = Path(sys.executable).with_name("mutmut")
     if fresh:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+    print("mutmut run …", file=sys.stderr, flush=True)
     subprocess.run([str(mutmut), "run"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     verdicts: list[Verdict] = []
     survivors: list[tuple[str, str, str]] = []
@@ -67,12 +68,31 @@ def mutmut_verdicts(fresh: bool) -> list[Verdict]:
             else:
                 status = "no tests" if code in NO_TESTS_CODES else "survived" if code == 0 else f"code {code}"
                 survivors.append((path, name, status))
-    for path, name, status in survivors:
-        shown = subprocess.run(
-            [str(mutmut), "show", name], cwd=ROOT, check=True, capture_output=True, text=True
-        ).stdout
-        verdicts.append(Verdict(path, name, _added_lines(shown), False, status))
+    diffs = _diffs([(path, name) for path, name, _ in survivors])
+    for (path, name, status), diff in zip(survivors, diffs, strict=True):
+        verdicts.append(Verdict(path, name, _added_lines(diff), False, status))
     return verdicts
+
+
+def _diffs(mutants: list[tuple[str, str]]) -> list[str]:
+    """Each survivor's diff, from mutmut's own reader (one process, not one `mutmut show` each)."""
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
+        "pairs = json.load(sys.stdin)\n"
+        "json.dump([get_diff_for_mutant(name, path=Path(path)) for path, name in pairs], sys.stdout)\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps(mutants),
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    diffs: list[str] = json.loads(shown.stdout)
+    return diffs
 
 
 def _added_lines(diff: str) -> str:
@@ -90,15 +110,21 @@ def constant_verdicts(jobs: int) -> list[Verdict]:
         workers = [_worker_tree(Path(scratch) / f"w{n}") for n in range(jobs)]
         free = list(workers)
 
+        done = [0]
+
         def judge(mutant: ConstantMutant) -> Verdict:
             tree = free.pop()
             try:
                 return _judge(tree, mutant)
             finally:
                 free.append(tree)
+                done[0] += 1
+                print(f"\rconstant mutants: {done[0]}/{len(mutants)}", end="", file=sys.stderr, flush=True)
 
         with ThreadPoolExecutor(jobs) as pool:
-            return list(pool.map(judge, mutants))
+            verdicts = list(pool.map(judge, mutants))
+        print(file=sys.stderr)
+        return verdicts
 
 
 def _worker_tree(tree: Path) -> Path:

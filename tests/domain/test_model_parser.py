@@ -1125,3 +1125,157 @@ def test_refusal_carries_one_problem_with_a_wire_form() -> None:
     assert wire["code"] == "surface.unknown-property"
     assert wire["where"] == "model.html"
     assert str(refusal).startswith("surface.unknown-property: ")
+
+
+# --- every refusal, written out -------------------------------------------------------------
+
+REFUSALS: list[tuple[str, Any, Problem]] = [
+    ("not an object", ["model"], Problem(SurfaceCode.SCHEMA, "the model must be a JSON object", "model")),
+    (
+        "version 2",
+        minimal_model(version=2),
+        Problem(SurfaceCode.UNSUPPORTED_VERSION, "version 2 is not supported; use 1", "model.version"),
+    ),
+    (
+        "no version",
+        {k: v for k, v in minimal_model().items() if k != "version"},
+        Problem(SurfaceCode.UNSUPPORTED_VERSION, "version None is not supported; use 1", "model.version"),
+    ),
+    (
+        "version true",
+        minimal_model(version=True),
+        Problem(SurfaceCode.UNSUPPORTED_VERSION, "version True is not supported; use 1", "model.version"),
+    ),
+    (
+        "nothing to show",
+        minimal_model(sections=[]),
+        Problem(SurfaceCode.EMPTY, "a surface needs at least one section or field"),
+    ),
+    (
+        "a section without blocks",
+        minimal_model(sections=[section("a"), section("b", [])]),
+        Problem(SurfaceCode.EMPTY, "a section needs at least one block", "model.sections.1"),
+    ),
+    (
+        "metrics without items",
+        model_with_blocks(markdown_block(), metrics_block([])),
+        Problem(SurfaceCode.EMPTY, "metrics need at least one item", "model.sections.0.blocks.1"),
+    ),
+    (
+        "a table without columns",
+        model_with_blocks(markdown_block(), table_block([], [])),
+        Problem(SurfaceCode.EMPTY, "a table needs at least one column", "model.sections.0.blocks.1"),
+    ),
+    (
+        "a choice without options",
+        model_with_fields(toggle_field("t"), choice_field(options=[])),
+        Problem(SurfaceCode.EMPTY, "a field with options needs at least one", "model.fields.1"),
+    ),
+    (
+        "an initial choice that is no option",
+        model_with_fields(toggle_field("t"), choice_field(initial="zeta")),
+        Problem(SurfaceCode.INVALID_INITIAL, "initial 'zeta' is not an option id", "model.fields.1.initial"),
+    ),
+    (
+        "an initial multi-choice listing an option twice",
+        model_with_fields(multi_choice_field(initial=["beta", "beta"])),
+        Problem(
+            SurfaceCode.INVALID_INITIAL, "initial must list distinct option ids", "model.fields.0.initial"
+        ),
+    ),
+    (
+        "an initial multi-choice listing no option",
+        model_with_fields(multi_choice_field(initial=["zeta"])),
+        Problem(
+            SurfaceCode.INVALID_INITIAL, "initial must list distinct option ids", "model.fields.0.initial"
+        ),
+    ),
+    (
+        "an initial order missing an option",
+        model_with_fields(order_field(initial=["alpha", "beta"])),
+        Problem(
+            SurfaceCode.INVALID_INITIAL,
+            "initial must order every option id exactly once",
+            "model.fields.0.initial",
+        ),
+    ),
+    (
+        "a lone surrogate",
+        minimal_model(title="bad \ud800"),
+        Problem(SurfaceCode.SCHEMA, "text must be valid Unicode (no lone surrogates)", "model"),
+    ),
+    (
+        "an unknown property",
+        minimal_model(sections=[section(style="x")]),
+        Problem(
+            SurfaceCode.UNKNOWN_PROPERTY, "unknown property model.sections.0.style", "model.sections.0.style"
+        ),
+    ),
+    (
+        "a duplicate id",
+        model_with_fields(toggle_field("a"), text_field("a")),
+        Problem(SurfaceCode.DUPLICATE_ID, "id 'a' is used twice", "model.fields.1.id"),
+    ),
+    (
+        "an undeclared column",
+        model_with_blocks(table_block(rows=[{"owner": "me"}])),
+        Problem(
+            SurfaceCode.UNKNOWN_COLUMN,
+            "row 0 has a cell for undeclared column 'owner'",
+            "model.sections.0.blocks.0.rows.0.owner",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"), [(d, p) for _, d, p in REFUSALS], ids=[n for n, _, _ in REFUSALS]
+)
+def test_every_refusal_has_its_code_message_and_place(data: Any, problem: Problem) -> None:
+    assert refused(data).problem == problem
+
+
+def test_schema_refusals_carry_pydantic_s_reason_at_the_place() -> None:
+    unknown = refused(model_with_blocks(markdown_block(kind="video"))).problem
+    assert (unknown.code, unknown.where) == (SurfaceCode.UNKNOWN_KIND, "model.sections.0.blocks.0")
+    assert "'video'" in unknown.message
+    wrong = refused(minimal_model(title=3)).problem
+    assert (wrong.code, wrong.where, wrong.message) == (
+        SurfaceCode.SCHEMA,
+        "model.title",
+        "Input should be a valid string",
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        ("[]", Problem(SurfaceCode.ARGUMENTS, 'arguments must be exactly {"model": {...}}')),
+        (
+            '{"model": {}, "extra": 1}',
+            Problem(SurfaceCode.ARGUMENTS, 'arguments must be exactly {"model": {...}}'),
+        ),
+        ('{"model": 1, "model": 2}', Problem(SurfaceCode.DUPLICATE_KEY, "duplicate key 'model'")),
+        (
+            "",
+            Problem(
+                SurfaceCode.INVALID_JSON, "arguments are not JSON: Expecting value: line 1 column 1 (char 0)"
+            ),
+        ),
+    ],
+    ids=["a list", "an extra argument", "a duplicate key", "no JSON"],
+)
+def test_every_argument_refusal_has_its_code_and_message(raw: str, problem: Problem) -> None:
+    assert refused_args(raw).problem == problem
+
+
+def test_the_arguments_are_held_to_the_given_limits() -> None:
+    raw = arguments(model_with_fields(toggle_field("a"), toggle_field("b")))
+    assert [f.id for f in parse_arguments(raw).fields] == ["a", "b"]
+    assert_limit(refused_args(raw, Limits(fields=1)), "2 fields; the limit fields is 1", "model.fields")
+
+
+def test_a_field_is_found_by_its_id_or_not_at_all() -> None:
+    model = parse_model(model_with_fields(toggle_field("a"), text_field("b")))
+    assert model.field("b") is model.fields[1]
+    assert model.field("c") is None

@@ -9,7 +9,7 @@ from builders import event
 from tasksurface.domain.events import tool_call, tool_result, user_message, user_source
 from tasksurface.domain.ids import CallId, MessageId, RpcId
 from tasksurface.domain.question import QUESTION_TOOL, fold_all
-from tasksurface.domain.turns import NOTHING, Interrupted, Owed, owed
+from tasksurface.domain.turns import NOTHING, Interrupted, Owed, owed, trailing_tool_events
 
 A = CallId("call_aaaaaaaa")
 B = CallId("call_bbbbbbbb")
@@ -72,3 +72,11 @@ def test_a_question_after_the_panel_waits_and_its_answer_restarts_nothing() -> N
     assert owed(tail, fold_all(tail)) == Owed(reply=False, waiting=True)
     tail.append(result(5, ASK, QUESTION_TOOL))
     assert owed(tail, fold_all(tail)) == NOTHING
+
+
+def test_the_trailing_tool_events_run_back_to_the_first_event_that_is_not_one() -> None:
+    log = [said(1), call(2, A), result(3, A), call(4, B)]
+    assert trailing_tool_events(log) == log[1:]
+    assert trailing_tool_events(log[1:]) == log[1:]  # a log of tool events only: all of it
+    assert trailing_tool_events([said(1)]) == []
+    assert trailing_tool_events([]) == []
