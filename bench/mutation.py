@@ -4,6 +4,7 @@
     .venv/bin/python bench/mutation.py --keep      # reuse mutmut's earlier results (after a test change,
                                                    # only what mutmut re-tests is new)
     .venv/bin/python bench/mutation.py --constants-only
+    .venv/bin/python bench/mutation.py --report    # the last run again, after writing down a reason
 
 Two kinds of mutant: mutmut's (inside function bodies, configured in pyproject's
 `[tool.mutmut]`), and constant mutants (limits' defaults, id patterns, pydantic field
@@ -36,7 +37,9 @@ HERE = Path(__file__).resolve().parent
 DOMAIN = "tasksurface/domain"
 ACCEPTED = HERE / "mutation_accepted.toml"
 HAND_MUTANTS = HERE / "mutants.toml"
-TESTS = ["tests/domain", "-x", "-q", "-p", "no:logging", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
+PYTEST_ARGS = ["-x", "-q", "-p", "no:logging", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
+VERDICTS = ROOT / "mutants" / "verdicts.json"
+"""The last run's verdicts, so `--report` can judge them again after a reason is written down."""
 KILLED_CODES = {1, 3}
 TIMEOUT_CODES = {24, -24, 36, 152, 255}
 """A mutant that makes the tests hang or run out of CPU time is caught, as in mutmut's own score."""
@@ -96,10 +99,13 @@ def _diffs(mutants: list[tuple[str, str]]) -> list[str]:
 
 
 def _added_lines(diff: str) -> str:
-    """The mutated lines of a mutmut diff: with the function's name, what identifies a mutant."""
-    return "\n".join(
-        line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
-    )
+    """The mutated lines of a mutmut diff (or, for a mutant that only deletes, the deleted ones,
+    marked `removed:`): with the function's name, what identifies a mutant."""
+    body = [line for line in diff.splitlines() if not line.startswith(("+++", "---"))]
+    added = [line[1:].strip() for line in body if line.startswith("+")]
+    if added:
+        return "\n".join(added)
+    return "\n".join("removed: " + line[1:].strip() for line in body if line.startswith("-"))
 
 
 def constant_verdicts(jobs: int) -> list[Verdict]:
@@ -134,6 +140,14 @@ def _worker_tree(tree: Path) -> Path:
     return tree
 
 
+def _test_files() -> list[str]:
+    """The domain's test files, property-based ones last: `-x` stops at the first failure, and the
+    example tests kill most constant mutants in a fraction of the time."""
+    files = sorted((ROOT / "tests" / "domain").glob("test_*.py"))
+    slow = [f for f in files if "hypothesis" in f.read_text(encoding="utf-8")]
+    return [str(f.relative_to(ROOT)) for f in [*(f for f in files if f not in slow), *slow]]
+
+
 def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
     target = tree / mutant.path
     original = target.read_text(encoding="utf-8")
@@ -141,7 +155,11 @@ def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
     try:
         env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", *TESTS], cwd=tree, env=env, capture_output=True, timeout=600
+            [sys.executable, "-m", "pytest", *_test_files(), *PYTEST_ARGS],
+            cwd=tree,
+            env=env,
+            capture_output=True,
+            timeout=600,
         )
         code = run.returncode
     except subprocess.TimeoutExpired:
@@ -226,11 +244,17 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="reuse mutmut's earlier results")
     parser.add_argument("--constants-only", action="store_true", help="skip mutmut; constant mutants only")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--report", action="store_true", help="judge the last run's verdicts again")
     parser.add_argument("--min-score", type=float, default=95.0)
     args = parser.parse_args()
-    check_imports_from_copy()
-    verdicts = [] if args.constants_only else mutmut_verdicts(fresh=not args.keep)
-    verdicts += constant_verdicts(args.jobs)
+    if args.report:
+        verdicts = [Verdict(**v) for v in json.loads(VERDICTS.read_text(encoding="utf-8"))]
+    else:
+        check_imports_from_copy()
+        verdicts = [] if args.constants_only else mutmut_verdicts(fresh=not args.keep)
+        verdicts += constant_verdicts(args.jobs)
+        VERDICTS.parent.mkdir(exist_ok=True)
+        VERDICTS.write_text(json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8")
     sys.exit(0 if report(verdicts, args.min_score) else 1)
 
 
