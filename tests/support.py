@@ -37,11 +37,19 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 10.0, interval: flo
 TURN_ENDINGS = frozenset({"assistant/message", "agent/error", "task-surface/dismissed", "session/rewound"})
 
 
-def ends_turn(event: dict[str, Any]) -> bool:
-    """A reply, an error, a dismissal, a rewind, or the result of the call that ended its turn."""
-    if event["kind"] == "tool/result":
-        return event["payload"].get("endsTurn") is True
-    return event["kind"] in TURN_ENDINGS
+def turn_over(events: list[dict[str, Any]]) -> bool:
+    """The log ends with a reply, an error, a dismissal or a rewind, or with tool events one of
+    whose results ended the turn (the call that ended it may be followed by an answered question)."""
+    if events[-1]["kind"] in TURN_ENDINGS:
+        return True
+    tools = []
+    for event in reversed(events):
+        if event["kind"] not in ("tool/call", "tool/result"):
+            break
+        tools.append(event)
+    return events[-1]["kind"] == "tool/result" and any(
+        e["kind"] == "tool/result" and e["payload"].get("endsTurn") is True for e in tools
+    )
 
 
 class Api:
@@ -145,7 +153,7 @@ class Api:
             if self.queue(sid):
                 return None
             first = self.events(sid)
-            if not first or not (ends_turn(first[-1]) or self.question(sid)):
+            if not first or not (turn_over(first) or self.question(sid)):
                 return None
             time.sleep(0.05)
             second = self.events(sid)
