@@ -5,6 +5,7 @@
                                                    # only what mutmut re-tests is new)
     .venv/bin/python bench/mutation.py --constants-only
     .venv/bin/python bench/mutation.py --report    # the last run again, after writing down a reason
+    .venv/bin/python bench/mutation.py --retry-survivors   # after a new test: its surviving constants again
 
 Two kinds of mutant: mutmut's (inside function bodies, configured in pyproject's
 `[tool.mutmut]`), and constant mutants (limits' defaults, id patterns, pydantic field
@@ -44,6 +45,8 @@ KILLED_CODES = {1, 3}
 TIMEOUT_CODES = {24, -24, 36, 152, 255}
 """A mutant that makes the tests hang or run out of CPU time is caught, as in mutmut's own score."""
 NO_TESTS_CODES = {5, 33}
+CONSTANT_KILLED_CODES = {1, 2, 3}
+"""pytest's 2 is a failed collection: the mutated module does not even import, which tests catch."""
 
 
 @dataclass(frozen=True)
@@ -108,10 +111,12 @@ def _added_lines(diff: str) -> str:
     return "\n".join("removed: " + line[1:].strip() for line in body if line.startswith("-"))
 
 
-def constant_verdicts(jobs: int) -> list[Verdict]:
+def constant_verdicts(jobs: int, only: set[str] | None = None) -> list[Verdict]:
     paths = sorted(str(p.relative_to(ROOT)) for p in (ROOT / DOMAIN).glob("*.py"))
     mutants = [m for path in paths for m in constant_mutants(ROOT, path)]
     mutants += hand_mutants(ROOT, HAND_MUTANTS)
+    if only is not None:
+        mutants = [m for m in mutants if m.name in only]
     with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
         workers = [_worker_tree(Path(scratch) / f"w{n}") for n in range(jobs)]
         free = list(workers)
@@ -166,7 +171,7 @@ def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
         code = 36
     finally:
         target.write_text(original, encoding="utf-8")
-    killed = code in KILLED_CODES or code in TIMEOUT_CODES
+    killed = code in CONSTANT_KILLED_CODES or code in TIMEOUT_CODES
     return Verdict(mutant.path, mutant.name, mutant.change, killed, "killed" if killed else "survived")
 
 
@@ -245,10 +250,20 @@ def main() -> None:
     parser.add_argument("--constants-only", action="store_true", help="skip mutmut; constant mutants only")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--report", action="store_true", help="judge the last run's verdicts again")
+    parser.add_argument(
+        "--retry-survivors", action="store_true", help="run the last run's surviving constant mutants again"
+    )
     parser.add_argument("--min-score", type=float, default=95.0)
     args = parser.parse_args()
-    if args.report:
+    if args.report or args.retry_survivors:
         verdicts = [Verdict(**v) for v in json.loads(VERDICTS.read_text(encoding="utf-8"))]
+        if args.retry_survivors:
+            again = {v.name for v in verdicts if not v.killed and ":" in v.name}
+            fresh = {v.name: v for v in constant_verdicts(args.jobs, again)}
+            verdicts = [fresh.get(v.name, v) for v in verdicts]
+            VERDICTS.write_text(
+                json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8"
+            )
     else:
         check_imports_from_copy()
         verdicts = [] if args.constants_only else mutmut_verdicts(fresh=not args.keep)

@@ -1279,3 +1279,14 @@ def test_a_field_is_found_by_its_id_or_not_at_all() -> None:
     model = parse_model(model_with_fields(toggle_field("a"), text_field("b")))
     assert model.field("b") is model.fields[1]
     assert model.field("c") is None
+
+
+def test_model_ids_are_1_to_64_characters() -> None:
+    assert parse_model(model_with_fields(toggle_field("i" * 64))).fields[0].id == "i" * 64
+    assert refused(model_with_fields(toggle_field("i" * 65))).problem.where == "model.fields.0.toggle.id"
+
+
+def test_a_parsed_model_is_frozen() -> None:
+    model = parse_model(minimal_model())
+    with pytest.raises(ValidationError):
+        model.title = "changed"  # type: ignore[misc]

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from builders import event
+from pydantic import ValidationError
 
 from tasksurface.domain.events import tool_call, tool_result, user_message, user_source
 from tasksurface.domain.ids import CallId, MessageId, RpcId
@@ -220,3 +221,17 @@ def test_folding_from_a_given_state_keeps_it() -> None:
     opened = fold_all([asked(1, {"question": "Why?"})])
     assert opened == OpenQuestion(ASK, 1, "Why?", ())
     assert fold_all([event(2, "assistant/message", {"text": "hm"})], opened) == opened
+
+
+def test_question_arguments_are_strict_and_frozen() -> None:
+    with pytest.raises(QuestionRefused) as info:
+        parse_question({"question": "a", "options": ("x",)})  # a list, not any sequence
+    assert (info.value.code, info.value.problem.where) == (QuestionCode.ARGUMENTS, "options")
+    with pytest.raises(QuestionRefused) as empty:
+        parse_question({"question": ""})
+    assert empty.value.problem == Problem(
+        QuestionCode.ARGUMENTS, "String should have at least 1 character", "question"
+    )
+    question = parse_question({"question": "a"})
+    with pytest.raises(ValidationError):
+        question.question = "b"  # type: ignore[misc]
