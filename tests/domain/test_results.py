@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from builders import parsed
 
 from tasksurface.domain.ids import CallId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId
@@ -9,10 +11,13 @@ from tasksurface.domain.refusals import Problem
 from tasksurface.domain.results import (
     ActiveResult,
     Dismissed,
+    DismissReason,
     DismissRejected,
     NotOpen,
     PendingSubmission,
+    Phase,
     SubmitAccepted,
+    SubmitReason,
     SubmitRejected,
 )
 
@@ -81,3 +86,9 @@ def test_dismiss_results_on_the_wire() -> None:
         "dismissed": False,
         "reason": "submission-pending",
     }
+
+
+def test_the_phases_and_reasons_are_the_documented_strings() -> None:
+    assert get_args(Phase) == ("queued", "claiming")
+    assert get_args(SubmitReason) == ("not-open", "stale", "invalid-submission", "submission-pending")
+    assert get_args(DismissReason) == ("not-open", "stale", "submission-pending")
