@@ -45,8 +45,9 @@ KILLED_CODES = {1, 3}
 TIMEOUT_CODES = {24, -24, 36, 152, 255}
 """A mutant that makes the tests hang or run out of CPU time is caught, as in mutmut's own score."""
 NO_TESTS_CODES = {5, 33}
-CONSTANT_KILLED_CODES = {1, 2, 3}
-"""pytest's 2 is a failed collection: the mutated module does not even import, which tests catch."""
+CONSTANT_KILLED_CODES = {1, 2, 3, 4}
+"""pytest's 2 (a failed collection) and 4 (a conftest that cannot import): the mutated module does not
+even import, which the tests catch."""
 
 
 @dataclass(frozen=True)
