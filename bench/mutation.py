@@ -4,6 +4,8 @@
     .venv/bin/python bench/mutation.py --keep      # reuse mutmut's earlier results (after a test change,
                                                    # only what mutmut re-tests is new)
     .venv/bin/python bench/mutation.py --constants-only
+    .venv/bin/python bench/mutation.py --report    # the last run again, after writing down a reason
+    .venv/bin/python bench/mutation.py --retry-survivors   # after a new test: its surviving constants again
 
 Two kinds of mutant: mutmut's (inside function bodies, configured in pyproject's
 `[tool.mutmut]`), and constant mutants (limits' defaults, id patterns, pydantic field
@@ -36,11 +38,16 @@ HERE = Path(__file__).resolve().parent
 DOMAIN = "tasksurface/domain"
 ACCEPTED = HERE / "mutation_accepted.toml"
 HAND_MUTANTS = HERE / "mutants.toml"
-TESTS = ["tests/domain", "-x", "-q", "-p", "no:logging", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
+PYTEST_ARGS = ["-x", "-q", "-p", "no:logging", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
+VERDICTS = ROOT / "mutants" / "verdicts.json"
+"""The last run's verdicts, so `--report` can judge them again after a reason is written down."""
 KILLED_CODES = {1, 3}
 TIMEOUT_CODES = {24, -24, 36, 152, 255}
 """A mutant that makes the tests hang or run out of CPU time is caught, as in mutmut's own score."""
 NO_TESTS_CODES = {5, 33}
+CONSTANT_KILLED_CODES = {1, 2, 3, 4}
+"""pytest's 2 (a failed collection) and 4 (a conftest that cannot import): the mutated module does not
+even import, which the tests catch."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +63,7 @@ def mutmut_verdicts(fresh: bool) -> list[Verdict]:
     mutmut = Path(sys.executable).with_name("mutmut")
     if fresh:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+    print("mutmut run …", file=sys.stderr, flush=True)
     subprocess.run([str(mutmut), "run"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     verdicts: list[Verdict] = []
     survivors: list[tuple[str, str, str]] = []
@@ -67,28 +75,54 @@ def mutmut_verdicts(fresh: bool) -> list[Verdict]:
             else:
                 status = "no tests" if code in NO_TESTS_CODES else "survived" if code == 0 else f"code {code}"
                 survivors.append((path, name, status))
-    for path, name, status in survivors:
-        shown = subprocess.run(
-            [str(mutmut), "show", name], cwd=ROOT, check=True, capture_output=True, text=True
-        ).stdout
-        verdicts.append(Verdict(path, name, _added_lines(shown), False, status))
+    diffs = _diffs([(path, name) for path, name, _ in survivors])
+    for (path, name, status), diff in zip(survivors, diffs, strict=True):
+        verdicts.append(Verdict(path, name, _added_lines(diff), False, status))
     return verdicts
 
 
-def _added_lines(diff: str) -> str:
-    """The mutated lines of a mutmut diff: with the function's name, what identifies a mutant."""
-    return "\n".join(
-        line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+def _diffs(mutants: list[tuple[str, str]]) -> list[str]:
+    """Each survivor's diff, from mutmut's own reader (one process, not one `mutmut show` each)."""
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
+        "pairs = json.load(sys.stdin)\n"
+        "json.dump([get_diff_for_mutant(name, path=Path(path)) for path, name in pairs], sys.stdout)\n"
     )
+    shown = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps(mutants),
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    diffs: list[str] = json.loads(shown.stdout)
+    return diffs
 
 
-def constant_verdicts(jobs: int) -> list[Verdict]:
+def _added_lines(diff: str) -> str:
+    """The mutated lines of a mutmut diff (or, for a mutant that only deletes, the deleted ones,
+    marked `removed:`): with the function's name, what identifies a mutant."""
+    body = [line for line in diff.splitlines() if not line.startswith(("+++", "---"))]
+    added = [line[1:].strip() for line in body if line.startswith("+")]
+    if added:
+        return "\n".join(added)
+    return "\n".join("removed: " + line[1:].strip() for line in body if line.startswith("-"))
+
+
+def constant_verdicts(jobs: int, only: set[str] | None = None) -> list[Verdict]:
     paths = sorted(str(p.relative_to(ROOT)) for p in (ROOT / DOMAIN).glob("*.py"))
     mutants = [m for path in paths for m in constant_mutants(ROOT, path)]
     mutants += hand_mutants(ROOT, HAND_MUTANTS)
+    if only is not None:
+        mutants = [m for m in mutants if m.name in only]
     with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
         workers = [_worker_tree(Path(scratch) / f"w{n}") for n in range(jobs)]
         free = list(workers)
+
+        done = [0]
 
         def judge(mutant: ConstantMutant) -> Verdict:
             tree = free.pop()
@@ -96,9 +130,13 @@ def constant_verdicts(jobs: int) -> list[Verdict]:
                 return _judge(tree, mutant)
             finally:
                 free.append(tree)
+                done[0] += 1
+                print(f"\rconstant mutants: {done[0]}/{len(mutants)}", end="", file=sys.stderr, flush=True)
 
         with ThreadPoolExecutor(jobs) as pool:
-            return list(pool.map(judge, mutants))
+            verdicts = list(pool.map(judge, mutants))
+        print(file=sys.stderr)
+        return verdicts
 
 
 def _worker_tree(tree: Path) -> Path:
@@ -108,6 +146,14 @@ def _worker_tree(tree: Path) -> Path:
     return tree
 
 
+def _test_files() -> list[str]:
+    """The domain's test files, property-based ones last: `-x` stops at the first failure, and the
+    example tests kill most constant mutants in a fraction of the time."""
+    files = sorted((ROOT / "tests" / "domain").glob("test_*.py"))
+    slow = [f for f in files if "hypothesis" in f.read_text(encoding="utf-8")]
+    return [str(f.relative_to(ROOT)) for f in [*(f for f in files if f not in slow), *slow]]
+
+
 def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
     target = tree / mutant.path
     original = target.read_text(encoding="utf-8")
@@ -115,14 +161,18 @@ def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
     try:
         env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", *TESTS], cwd=tree, env=env, capture_output=True, timeout=600
+            [sys.executable, "-m", "pytest", *_test_files(), *PYTEST_ARGS],
+            cwd=tree,
+            env=env,
+            capture_output=True,
+            timeout=600,
         )
         code = run.returncode
     except subprocess.TimeoutExpired:
         code = 36
     finally:
         target.write_text(original, encoding="utf-8")
-    killed = code in KILLED_CODES or code in TIMEOUT_CODES
+    killed = code in CONSTANT_KILLED_CODES or code in TIMEOUT_CODES
     return Verdict(mutant.path, mutant.name, mutant.change, killed, "killed" if killed else "survived")
 
 
@@ -200,11 +250,27 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="reuse mutmut's earlier results")
     parser.add_argument("--constants-only", action="store_true", help="skip mutmut; constant mutants only")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--report", action="store_true", help="judge the last run's verdicts again")
+    parser.add_argument(
+        "--retry-survivors", action="store_true", help="run the last run's surviving constant mutants again"
+    )
     parser.add_argument("--min-score", type=float, default=95.0)
     args = parser.parse_args()
-    check_imports_from_copy()
-    verdicts = [] if args.constants_only else mutmut_verdicts(fresh=not args.keep)
-    verdicts += constant_verdicts(args.jobs)
+    if args.report or args.retry_survivors:
+        verdicts = [Verdict(**v) for v in json.loads(VERDICTS.read_text(encoding="utf-8"))]
+        if args.retry_survivors:
+            again = {v.name for v in verdicts if not v.killed and ":" in v.name}
+            fresh = {v.name: v for v in constant_verdicts(args.jobs, again)}
+            verdicts = [fresh.get(v.name, v) for v in verdicts]
+            VERDICTS.write_text(
+                json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8"
+            )
+    else:
+        check_imports_from_copy()
+        verdicts = [] if args.constants_only else mutmut_verdicts(fresh=not args.keep)
+        verdicts += constant_verdicts(args.jobs)
+        VERDICTS.parent.mkdir(exist_ok=True)
+        VERDICTS.write_text(json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8")
     sys.exit(0 if report(verdicts, args.min_score) else 1)
 
 

@@ -34,6 +34,24 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 10.0, interval: flo
     raise AssertionError(f"timed out waiting; last value: {last!r}")
 
 
+TURN_ENDINGS = frozenset({"assistant/message", "agent/error", "task-surface/dismissed", "session/rewound"})
+
+
+def turn_over(events: list[dict[str, Any]]) -> bool:
+    """The log ends with a reply, an error, a dismissal or a rewind, or with tool events one of
+    whose results ended the turn (the call that ended it may be followed by an answered question)."""
+    if events[-1]["kind"] in TURN_ENDINGS:
+        return True
+    tools = []
+    for event in reversed(events):
+        if event["kind"] not in ("tool/call", "tool/result"):
+            break
+        tools.append(event)
+    return events[-1]["kind"] == "tool/result" and any(
+        e["kind"] == "tool/result" and e["payload"].get("endsTurn") is True for e in tools
+    )
+
+
 class Api:
     def __init__(self, base_url: str) -> None:
         self.base = base_url
@@ -124,15 +142,22 @@ class Api:
         assert response.status_code == 200, response.text
 
     def settled(self, sid: str) -> list[dict[str, Any]]:
-        """The log once the agent has nothing left to do for this session."""
+        """The log once the agent's turn is over: the queue is empty, and the last event ends a turn
+        or the agent waits for the answer to its question, in two reads a moment apart.
+
+        This waits for what a test then checks; it proves no absence (a claimed row is in neither
+        the queue nor the log until it commits). A test that claims nothing more happens waits for
+        a later event, or for the runner to be idle, instead."""
 
         def probe() -> list[dict[str, Any]] | None:
             if self.queue(sid):
                 return None
             first = self.events(sid)
+            if not first or not (turn_over(first) or self.question(sid)):
+                return None
             time.sleep(0.05)
             second = self.events(sid)
-            return second if second and first == second and second[-1]["kind"] != "user/message" else None
+            return second if first == second else None
 
         return wait_for(probe)
 

@@ -138,8 +138,8 @@ def read_correlation(source: object) -> TaskSurfaceCorrelation | None:
     if not isinstance(source, Mapping):
         return None
     ts = source.get("taskSurface")
-    if not isinstance(ts, Mapping) or ts.get("version") != 1:
-        return None
+    if not isinstance(ts, Mapping) or ts.get("version") != 1 or isinstance(ts.get("version"), bool):
+        return None  # `true == 1` in Python, but not in the stored shape
     ids = (ts.get("submissionId"), ts.get("callId"), ts.get("surfaceId"))
     if not all(is_wire_id(i) for i in ids) or not isinstance(ts.get("values"), Mapping):
         return None

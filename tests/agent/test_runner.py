@@ -14,7 +14,7 @@ from datetime import datetime
 import pytest
 
 from tasksurface.agent.ports import ModelError, ModelReply
-from tasksurface.agent.runner import MAX_MODEL_STEPS, NOT_RUN
+from tasksurface.agent.runner import NOT_RUN
 from tasksurface.agent.tools import Tool
 from tasksurface.domain.events import SessionEvent, text_content
 from tasksurface.domain.ids import InboxItemId, MessageId, SessionId
@@ -41,6 +41,9 @@ from .harness import (
     text_of,
     waiting,
 )
+
+STEPS_PER_TURN = 8
+"""At most eight model steps per turn, as the README says."""
 
 SURFACE_ARGS = json.dumps(
     {
@@ -585,11 +588,11 @@ def test_a_turn_is_bounded_by_max_model_steps(database: Database) -> None:
         world.settle(2)
 
         looping = [c for c in model.calls if last_user_text(c.history) == "loop forever"]
-        assert len(looping) == MAX_MODEL_STEPS
-        assert len(executed) == MAX_MODEL_STEPS
-        assert [last_user_text(c.history) for c in model.calls[MAX_MODEL_STEPS:]] == ["then this"]
+        assert len(looping) == STEPS_PER_TURN
+        assert len(executed) == STEPS_PER_TURN
+        assert [last_user_text(c.history) for c in model.calls[STEPS_PER_TURN:]] == ["then this"]
         call_ids = [e.payload["callId"] for e in log_events(database, sid) if e.kind == "tool/call"]
-        assert len(set(call_ids)) == MAX_MODEL_STEPS  # the runner minted a distinct id for each
+        assert len(set(call_ids)) == STEPS_PER_TURN  # the runner minted a distinct id for each
 
 
 def test_an_unknown_tool_gives_a_failed_result_and_the_model_goes_on(database: Database) -> None:

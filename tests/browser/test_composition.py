@@ -93,6 +93,9 @@ def test_a_double_click_on_submit_makes_one_message(browser: WebDriver, live_ser
     browser.execute_script(
         "const b = document.querySelector('button[data-action=submit]'); b.click(); b.click(); b.click();"
     )
+    # The acknowledgement follows an admitted submission, and by then the panel is closed: no later
+    # click can still add a message, so the log read after it holds every one there will be.
+    ChatPage(browser, live_server.url).wait_for_agent_text("Thanks, I have your answers")
     events = api.settled(sid)
     assert (
         sum(1 for e in events if e["kind"] == "user/message" and "taskSurface" in e["payload"]["source"]) == 1

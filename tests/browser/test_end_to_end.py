@@ -89,8 +89,17 @@ def test_the_dock_submits_as_a_plain_form_without_javascript(
         "Not on Friday"
     )
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
-    events = api.settled(session_id)
-    submitted = [e for e in events if e["kind"] == "user/message"][-1]["payload"]
+    # The click starts a navigation; the submission is proven by its message in the log.
+    submitted = wait_for(
+        lambda: next(
+            (
+                e["payload"]
+                for e in api.events(session_id)
+                if e["kind"] == "user/message" and "taskSurface" in e["payload"]["source"]
+            ),
+            None,
+        )
+    )
     assert submitted["source"]["taskSurface"]["values"] == {
         "steps": ["backup", "schema", "verify", "switch"],
         "constraints": "Not on Friday",

@@ -1,7 +1,9 @@
 """Plain builders for Task Surface models, arguments and session events.
 
 Every builder returns fresh JSON-shaped dicts, so a test can change one key without
-touching another test's data. Keyword arguments replace or add keys verbatim.
+touching another test's data. Keyword arguments replace or add keys verbatim. Event
+payloads are written out as the log stores them, never made by the production builders:
+logs already written must keep folding the same way, whatever those builders become.
 """
 
 from __future__ import annotations
@@ -10,28 +12,11 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from tasksurface.domain.events import (
-    SessionEvent,
-    TaskSurfaceCorrelation,
-    surface_dismissed,
-    text_content,
-    tool_call,
-    tool_result,
-    user_message,
-    user_source,
-)
-from tasksurface.domain.ids import (
-    CallId,
-    MessageId,
-    RpcId,
-    TaskSurfaceDismissalId,
-    TaskSurfaceId,
-    TaskSurfaceSubmissionId,
-)
+from tasksurface.domain.events import SessionEvent
+from tasksurface.domain.ids import CallId, RpcId, TaskSurfaceId
 from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
 from tasksurface.domain.model import TaskSurfaceModelV1
 from tasksurface.domain.parser import parse_model
-from tasksurface.domain.presentation import TOOL_NAME, presentation_meta
 
 Json = dict[str, Any]
 
@@ -242,7 +227,13 @@ def event(seq: int, kind: Any, payload: Json) -> SessionEvent:
 
 
 def surface_meta(surface_id: str = SURFACE, model: Json | None = None) -> Json:
-    return presentation_meta(TaskSurfaceId(surface_id), parsed(model))
+    """`tool/result.meta` of a shown surface, written out as the log stores it."""
+    return {
+        "kind": "dsh/task-surface",
+        "version": 1,
+        "surfaceId": surface_id,
+        "model": parsed(model).normalised(),
+    }
 
 
 def surface_result(
@@ -250,49 +241,54 @@ def surface_result(
     *,
     call_id: str = CALL,
     surface_id: str = SURFACE,
-    name: str = TOOL_NAME,
+    name: str = "show_task_surface",
     ok: bool = True,
     meta: Json | None = None,
 ) -> SessionEvent:
-    return event(
-        seq,
-        "tool/result",
-        tool_result(CallId(call_id), name, ok, "shown", surface_meta(surface_id) if meta is None else meta),
-    )
+    payload = {
+        "callId": call_id,
+        "name": name,
+        "ok": ok,
+        "content": [{"type": "text", "text": "shown"}],
+        "meta": surface_meta(surface_id) if meta is None else meta,
+        "endsTurn": True,
+    }
+    return event(seq, "tool/result", payload)
 
 
 def surface_call(seq: int = 1, call_id: str = CALL) -> SessionEvent:
-    return event(seq, "tool/call", tool_call(CallId(call_id), TOOL_NAME, {"model": minimal_model()}))
+    payload = {"callId": call_id, "name": "show_task_surface", "args": {"model": minimal_model()}}
+    return event(seq, "tool/call", payload)
 
 
 def ordinary_message(seq: int, text: str = "never mind") -> SessionEvent:
-    return event(
-        seq,
-        "user/message",
-        user_message(MessageId(f"msg_{seq:08d}"), user_source(RPC), text_content(text)),
-    )
+    payload = {
+        "messageId": f"msg_{seq:08d}",
+        "source": {"kind": "user", "rpcId": RPC},
+        "content": [{"type": "text", "text": text}],
+    }
+    return event(seq, "user/message", payload)
 
 
 def submission_message(seq: int, surface_id: str = SURFACE, call_id: str = CALL) -> SessionEvent:
-    correlation = TaskSurfaceCorrelation(
-        TaskSurfaceSubmissionId(f"sub_{seq:08d}"), CallId(call_id), TaskSurfaceId(surface_id), {}
-    )
-    return event(
-        seq,
-        "user/message",
-        user_message(
-            MessageId(f"msg_{seq:08d}"),
-            user_source(RPC, correlation),
-            text_content("Task Surface: done"),
-        ),
-    )
+    payload = {
+        "messageId": f"msg_{seq:08d}",
+        "source": {
+            "kind": "user",
+            "rpcId": RPC,
+            "taskSurface": {
+                "version": 1,
+                "submissionId": f"sub_{seq:08d}",
+                "callId": call_id,
+                "surfaceId": surface_id,
+                "values": {},
+            },
+        },
+        "content": [{"type": "text", "text": "Task Surface: done"}],
+    }
+    return event(seq, "user/message", payload)
 
 
 def dismissal(seq: int, surface_id: str = SURFACE, call_id: str = CALL) -> SessionEvent:
-    return event(
-        seq,
-        "task-surface/dismissed",
-        surface_dismissed(
-            TaskSurfaceId(surface_id), CallId(call_id), TaskSurfaceDismissalId(f"dis_{seq:08d}")
-        ),
-    )
+    payload = {"surfaceId": surface_id, "callId": call_id, "dismissalId": f"dis_{seq:08d}"}
+    return event(seq, "task-surface/dismissed", payload)

@@ -125,6 +125,13 @@ def test_choice_shows_the_option_label_not_its_id() -> None:
     assert "ch-stable" not in text
 
 
+def test_an_id_that_is_no_option_is_shown_as_itself() -> None:
+    # Values are validated first; should one slip through, the text still names what was sent.
+    assert one_field(choice_field("c", "Channel", options=CHANNELS), "ch-gone") == (
+        "Task Surface: Form\n- Channel: ch-gone"
+    )
+
+
 # --- multi-choice -----------------------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ CONSTRUCTORS: list[tuple[Callable[[object], str], str]] = [
     (ids.surface_id, "surfaceId"),
     (ids.submission_id, "submissionId"),
     (ids.dismissal_id, "dismissalId"),
+    (ids.answer_id, "answerId"),
 ]
 
 GOOD = [
@@ -96,3 +97,10 @@ def test_constructors_raise_invalid_id_for_bad_input(make: Callable[[object], st
 def test_invalid_id_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         ids.surface_id("nope")
+
+
+def test_the_refusal_names_the_id_and_the_rule() -> None:
+    with pytest.raises(InvalidId) as info:
+        ids.answer_id("short")
+    assert str(info.value) == "answerId must be 8-64 characters of A-Z, a-z, 0-9, '_' or '-'"
+    assert WIRE_ID_PATTERN == "^[A-Za-z0-9_-]{8,64}$"

@@ -32,12 +32,13 @@ from builders import (
     text_field,
     toggle_field,
 )
+from pydantic import ValidationError
 
 from tasksurface.domain import strict_json
-from tasksurface.domain.limits import DEFAULT_LIMITS, KIB, Limits
-from tasksurface.domain.model import TaskSurfaceModelV1
+from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
+from tasksurface.domain.model import MarkdownBlock, TableBlock, TaskSurfaceModelV1
 from tasksurface.domain.parser import decode_arguments, parse_arguments, parse_model
-from tasksurface.domain.refusals import SurfaceCode, SurfaceRefused
+from tasksurface.domain.refusals import Problem, SurfaceCode, SurfaceRefused
 
 Json = dict[str, Any]
 
@@ -54,10 +55,9 @@ def refused_args(raw: Any, limits: Limits = DEFAULT_LIMITS) -> SurfaceRefused:
     return info.value
 
 
-def assert_limit(refusal: SurfaceRefused, name: str) -> None:
-    assert refusal.code == SurfaceCode.LIMIT
-    problem = refusal.problem
-    assert name in problem.message or name in problem.where, problem
+def assert_limit(refusal: SurfaceRefused, message: str, where: str) -> None:
+    """A limit refusal names its limit and the place it applies to, both exactly."""
+    assert refusal.problem == Problem(SurfaceCode.LIMIT, message, where)
 
 
 # --- every kind parses ------------------------------------------------------------------
@@ -82,7 +82,8 @@ def test_every_field_kind_parses(kind: str) -> None:
 
 def test_every_tone_parses() -> None:
     for tone in ("neutral", "info", "warning"):
-        parse_model(model_with_blocks(notice_block(tone)))
+        blocks = parse_model(model_with_blocks(notice_block(tone))).normalised()["sections"][0]["blocks"]
+        assert blocks == [{"kind": "notice", "tone": tone, "text": "Heads up."}]
 
 
 def test_full_model_normalises_to_the_exact_canonical_form() -> None:
@@ -283,12 +284,19 @@ def test_table_cells_keep_their_json_type() -> None:
 
 
 def test_table_rows_may_leave_columns_out_and_may_be_empty() -> None:
-    parse_model(model_with_blocks(table_block(rows=[{"name": "only a name"}, {}])))
-    parse_model(model_with_blocks(table_block(rows=[])))
+    def rows(data: Json) -> Any:
+        return parse_model(data).normalised()["sections"][0]["blocks"][0]["rows"]
+
+    assert rows(model_with_blocks(table_block(rows=[{"name": "only a name"}, {}]))) == [
+        {"name": "only a name"},
+        {},
+    ]
+    assert rows(model_with_blocks(table_block(rows=[]))) == []
 
 
 def test_fields_only_model_is_accepted() -> None:
-    parse_model(minimal_model(sections=[], fields=[toggle_field()]))
+    model = parse_model(minimal_model(sections=[], fields=[toggle_field()]))
+    assert (model.sections, [f.id for f in model.fields]) == ([], ["notify"])
 
 
 # --- unknown properties -----------------------------------------------------------------
@@ -505,16 +513,27 @@ def test_duplicate_table_column_ids_are_refused() -> None:
 
 def test_option_ids_are_scoped_to_their_field_and_column_ids_to_their_table() -> None:
     # Two yes/no questions may both use "yes"; two tables may both have a "name" column.
-    parse_model(
+    model = parse_model(
         minimal_model(
             sections=[section(blocks=[table_block(), table_block()])],
             fields=[choice_field("first"), multi_choice_field("second"), order_field("third")],
         )
     )
+    normalised = model.normalised()
+    assert [[c["id"] for c in b["columns"]] for b in normalised["sections"][0]["blocks"]] == [
+        ["name", "size"],
+        ["name", "size"],
+    ]
+    assert [[o["id"] for o in f["options"]] for f in normalised["fields"]] == [["alpha", "beta", "gamma"]] * 3
 
 
 def test_ids_are_case_sensitive() -> None:
-    parse_model(model_with_fields(toggle_field("Overview")))
+    # The section is "overview"; a field "Overview" is another id, not a duplicate.
+    model = parse_model(model_with_fields(toggle_field("Overview")))
+    assert ([s.id for s in model.sections], [f.id for f in model.fields]) == (["overview"], ["Overview"])
+    assert refused(model_with_fields(toggle_field("overview"))).problem == Problem(
+        SurfaceCode.DUPLICATE_ID, "id 'overview' is used twice", "model.fields.0.id"
+    )
 
 
 # --- table columns ----------------------------------------------------------------------
@@ -615,183 +634,394 @@ def test_empty_containers_are_refused(data: Json) -> None:
 def test_model_bytes_limit_is_exact() -> None:
     data = full_model()
     size = strict_json.utf8_size(parse_model(data).normalised())
-    parse_model(data, Limits(model_bytes=size))
-    assert_limit(refused(data, Limits(model_bytes=size - 1)), "model_bytes")
+    assert parse_model(data, Limits(model_bytes=size)).normalised() == parse_model(data).normalised()
+    assert_limit(
+        refused(data, Limits(model_bytes=size - 1)),
+        f"the normalised model is {size} bytes; the limit model_bytes is {size - 1}",
+        "model_bytes",
+    )
 
 
 def test_model_bytes_counts_the_normalised_model_not_the_input() -> None:
-    # Normalisation adds the stack layout; a limit that only fits the raw input refuses.
+    # Normalisation writes out the stack layout and the empty fields; a limit that only fits the
+    # raw input refuses.
     data = minimal_model()
     raw_size = strict_json.utf8_size(data)
     normalised_size = strict_json.utf8_size(parse_model(data).normalised())
-    assert normalised_size > raw_size
-    assert_limit(refused(data, Limits(model_bytes=raw_size)), "model_bytes")
+    assert normalised_size == raw_size + len(',"layout":{"kind":"stack"}') + len(',"fields":[]')
+    assert_limit(
+        refused(data, Limits(model_bytes=raw_size)),
+        f"the normalised model is {normalised_size} bytes; the limit model_bytes is {raw_size}",
+        "model_bytes",
+    )
 
 
 def test_model_bytes_counts_utf8_bytes_not_characters() -> None:
     ascii_model = model_with_blocks(markdown_block("a" * 100))
     limit = strict_json.utf8_size(parse_model(ascii_model).normalised())
-    parse_model(ascii_model, Limits(model_bytes=limit))
+    assert parse_model(ascii_model, Limits(model_bytes=limit)).sections[0].blocks[0] == MarkdownBlock(
+        kind="markdown", text="a" * 100
+    )
     assert_limit(
-        refused(model_with_blocks(markdown_block("é" * 100)), Limits(model_bytes=limit)), "model_bytes"
+        refused(model_with_blocks(markdown_block("é" * 100)), Limits(model_bytes=limit)),
+        f"the normalised model is {limit + 100} bytes; the limit model_bytes is {limit}",
+        "model_bytes",
     )
 
 
 def test_blocks_limit_counts_across_sections() -> None:
     limits = Limits(blocks=3)
-    parse_model(minimal_model(sections=[section("a", [markdown_block()] * 2), section("b")]), limits)
+    fits = parse_model(minimal_model(sections=[section("a", [markdown_block()] * 2), section("b")]), limits)
+    assert [len(s.blocks) for s in fits.sections] == [2, 1]
     data = minimal_model(
         sections=[section("a", [markdown_block()] * 2), section("b", [markdown_block()] * 2)]
     )
-    assert_limit(refused(data, limits), "blocks")
+    assert_limit(refused(data, limits), "4 blocks; the limit blocks is 3", "model.sections")
 
 
 def test_fields_limit() -> None:
     limits = Limits(fields=2)
-    parse_model(model_with_fields(toggle_field("a"), toggle_field("b")), limits)
-    assert_limit(refused(model_with_fields(*(toggle_field(i) for i in "abc")), limits), "fields")
+    fits = parse_model(model_with_fields(toggle_field("a"), toggle_field("b")), limits)
+    assert [f.id for f in fits.fields] == ["a", "b"]
+    assert_limit(
+        refused(model_with_fields(*(toggle_field(i) for i in "abc")), limits),
+        "3 fields; the limit fields is 2",
+        "model.fields",
+    )
 
 
 def test_table_rows_limit_is_per_table() -> None:
     limits = Limits(table_rows=2)
     rows = [{"name": str(i)} for i in range(2)]
-    parse_model(model_with_blocks(table_block(rows=rows), table_block(rows=rows)), limits)
-    refusal = refused(model_with_blocks(table_block(rows=[*rows, {"name": "x"}])), limits)
-    assert_limit(refusal, "table_rows")
+    fits = parse_model(model_with_blocks(table_block(rows=rows), table_block(rows=rows)), limits)
+    assert [len(b.rows) for b in fits.sections[0].blocks if isinstance(b, TableBlock)] == [2, 2]
+    refusal = refused(
+        model_with_blocks(table_block(rows=rows), table_block(rows=[*rows, {"name": "x"}])), limits
+    )
+    assert_limit(refusal, "3 table_rows; the limit table_rows is 2", "model.sections.0.blocks.1.rows")
 
 
 def test_sections_limit() -> None:
     limits = Limits(sections=2)
-    parse_model(minimal_model(sections=[section("a"), section("b")]), limits)
-    assert_limit(refused(minimal_model(sections=[section(i) for i in "abc"]), limits), "sections")
+    fits = parse_model(minimal_model(sections=[section("a"), section("b")]), limits)
+    assert [s.id for s in fits.sections] == ["a", "b"]
+    assert_limit(
+        refused(minimal_model(sections=[section(i) for i in "abc"]), limits),
+        "3 sections; the limit sections is 2",
+        "model.sections",
+    )
 
 
 @pytest.mark.parametrize("kind", sorted(OPTION_FIELD_BUILDERS))
 def test_options_limit(kind: str) -> None:
     limits = Limits(options=2)
     build = OPTION_FIELD_BUILDERS[kind]
-    parse_model(model_with_fields(build(options=[option("a"), option("b")])), limits)
-    refusal = refused(model_with_fields(build(options=[option("a"), option("b"), option("c")])), limits)
-    assert_limit(refusal, "options")
+    fits = parse_model(model_with_fields(build(options=[option("a"), option("b")])), limits)
+    assert [o["id"] for o in fits.normalised()["fields"][0]["options"]] == ["a", "b"]
+    refusal = refused(
+        model_with_fields(toggle_field("t"), build(options=[option("a"), option("b"), option("c")])), limits
+    )
+    assert_limit(refusal, "3 options; the limit options is 2", "model.fields.1.options")
 
 
 def test_table_columns_limit() -> None:
     limits = Limits(table_columns=2)
-    parse_model(model_with_blocks(table_block([column("a"), column("b")], [])), limits)
+    fits = parse_model(model_with_blocks(table_block([column("a"), column("b")], [])), limits)
+    assert fits.normalised()["sections"][0]["blocks"][0]["columns"] == [
+        {"id": "a", "label": "Name"},
+        {"id": "b", "label": "Name"},
+    ]
     refusal = refused(model_with_blocks(table_block([column(c) for c in "abc"], [])), limits)
-    assert_limit(refusal, "table_columns")
+    assert_limit(
+        refusal, "3 table_columns; the limit table_columns is 2", "model.sections.0.blocks.0.columns"
+    )
 
 
 def test_metric_items_limit() -> None:
     limits = Limits(metric_items=2)
-    parse_model(model_with_blocks(metrics_block([metric()] * 2)), limits)
-    assert_limit(refused(model_with_blocks(metrics_block([metric()] * 3)), limits), "metric_items")
+    fits = parse_model(model_with_blocks(metrics_block([metric()] * 2)), limits)
+    assert len(fits.normalised()["sections"][0]["blocks"][0]["items"]) == 2
+    assert_limit(
+        refused(model_with_blocks(markdown_block(), metrics_block([metric()] * 3)), limits),
+        "3 metric_items; the limit metric_items is 2",
+        "model.sections.0.blocks.1.items",
+    )
 
 
-SHORT_TEXT_PLACES: list[tuple[str, Callable[[str], Json]]] = [
-    ("title", lambda s: minimal_model(title=s)),
-    ("submit label", lambda s: minimal_model(title="T", submit={"label": s})),
-    ("section title", lambda s: minimal_model(title="T", sections=[section(title=s)])),
-    ("metric label", lambda s: model_with_blocks(metrics_block([metric(label=s)]), title="T")),
-    ("metric value", lambda s: model_with_blocks(metrics_block([metric(value=s)]), title="T")),
-    ("column label", lambda s: model_with_blocks(table_block([column("a", s)], []), title="T")),
-    ("diff path", lambda s: model_with_blocks(diff_block(path=s), title="T")),
-    ("diff language", lambda s: model_with_blocks(diff_block(language=s), title="T")),
-    ("field label", lambda s: model_with_fields(toggle_field(label=s), title="T")),
-    ("option label", lambda s: model_with_fields(choice_field(options=[option("a", s)]), title="T")),
+SHORT_TEXT_PLACES: list[tuple[str, Callable[[str], Json], str]] = [
+    ("title", lambda s: minimal_model(title=s), "model.title"),
+    ("submit label", lambda s: minimal_model(title="T", submit={"label": s}), "model.submit.label"),
+    (
+        "section title",
+        lambda s: minimal_model(title="T", sections=[section(title=s)]),
+        "model.sections.0.title",
+    ),
+    (
+        "metric label",
+        lambda s: model_with_blocks(metrics_block([metric(), metric(label=s)]), title="T"),
+        "model.sections.0.blocks.0.items.1.label",
+    ),
+    (
+        "metric value",
+        lambda s: model_with_blocks(metrics_block([metric(value=s)]), title="T"),
+        "model.sections.0.blocks.0.items.0.value",
+    ),
+    (
+        "column label",
+        lambda s: model_with_blocks(table_block([column("b"), column("a", s)], []), title="T"),
+        "model.sections.0.blocks.0.columns.1.label",
+    ),
+    (
+        "diff path",
+        lambda s: model_with_blocks(diff_block(path=s), title="T"),
+        "model.sections.0.blocks.0.path",
+    ),
+    (
+        "diff language",
+        lambda s: model_with_blocks(markdown_block(), diff_block(language=s), title="T"),
+        "model.sections.0.blocks.1.language",
+    ),
+    (
+        "field label",
+        lambda s: model_with_fields(toggle_field("a"), toggle_field(label=s), title="T"),
+        "model.fields.1.label",
+    ),
+    (
+        "option label",
+        lambda s: model_with_fields(choice_field(options=[option("b"), option("a", s)]), title="T"),
+        "model.fields.0.options.1.label",
+    ),
 ]
 
 
-@pytest.mark.parametrize("build", [b for _, b in SHORT_TEXT_PLACES], ids=[n for n, _ in SHORT_TEXT_PLACES])
-def test_short_text_chars_limit(build: Callable[[str], Json]) -> None:
+@pytest.mark.parametrize(
+    ("build", "where"), [(b, w) for _, b, w in SHORT_TEXT_PLACES], ids=[n for n, _, _ in SHORT_TEXT_PLACES]
+)
+def test_short_text_chars_limit(build: Callable[[str], Json], where: str) -> None:
     limits = Limits(short_text_chars=10)
-    parse_model(build("x" * 10), limits)
-    parse_model(build("é" * 10), limits)  # characters, not bytes
-    assert_limit(refused(build("x" * 11), limits), "short_text_chars")
+    assert parse_model(build("x" * 10), limits) == parse_model(build("x" * 10))
+    assert parse_model(build("é" * 10), limits) == parse_model(build("é" * 10))  # characters, not bytes
+    assert_limit(
+        refused(build("x" * 11), limits), "text is 11 characters; the limit short_text_chars is 10", where
+    )
 
 
-DETAIL_PLACES: list[tuple[str, Callable[[str], Json]]] = [
-    ("description", lambda s: minimal_model(description=s)),
-    ("metric detail", lambda s: model_with_blocks(metrics_block([metric(detail=s)]))),
-    ("option detail", lambda s: model_with_fields(order_field(options=[option("a", "A", detail=s)]))),
-    ("table cell", lambda s: model_with_blocks(table_block(rows=[{"name": s}]))),
+DETAIL_PLACES: list[tuple[str, Callable[[str], Json], str]] = [
+    ("description", lambda s: minimal_model(description=s), "model.description"),
+    (
+        "metric detail",
+        lambda s: model_with_blocks(metrics_block([metric(), metric(detail=s)])),
+        "model.sections.0.blocks.0.items.1.detail",
+    ),
+    (
+        "option detail",
+        lambda s: model_with_fields(
+            toggle_field("t"), order_field(options=[option("b"), option("a", "A", detail=s)])
+        ),
+        "model.fields.1.options.1.detail",
+    ),
+    (
+        "table cell",
+        lambda s: model_with_blocks(table_block(rows=[{"name": "fine"}, {"name": s}])),
+        "model.sections.0.blocks.0.rows.1.name",
+    ),
 ]
 
 
-@pytest.mark.parametrize("build", [b for _, b in DETAIL_PLACES], ids=[n for n, _ in DETAIL_PLACES])
-def test_detail_chars_limit(build: Callable[[str], Json]) -> None:
+@pytest.mark.parametrize(
+    ("build", "where"), [(b, w) for _, b, w in DETAIL_PLACES], ids=[n for n, _, _ in DETAIL_PLACES]
+)
+def test_detail_chars_limit(build: Callable[[str], Json], where: str) -> None:
     limits = Limits(detail_chars=20)
-    parse_model(build("x" * 20), limits)
-    assert_limit(refused(build("x" * 21), limits), "detail_chars")
+    assert parse_model(build("x" * 20), limits) == parse_model(build("x" * 20))
+    assert_limit(
+        refused(build("x" * 21), limits), "text is 21 characters; the limit detail_chars is 20", where
+    )
 
 
 def test_non_text_table_cells_are_not_detail_text() -> None:
-    parse_model(model_with_blocks(table_block(rows=[{"name": 10**30}])), Limits(detail_chars=5))
+    model = parse_model(model_with_blocks(table_block(rows=[{"name": 10**30}])), Limits(detail_chars=5))
+    assert model.normalised()["sections"][0]["blocks"][0]["rows"] == [{"name": 10**30}]
 
 
 def test_text_field_initial_is_bounded_by_note_chars() -> None:
     limits = Limits(note_chars=5)
-    parse_model(model_with_fields(text_field(initial="12345")), limits)
-    refusal = refused(model_with_fields(text_field(initial="123456")), limits)
-    assert refusal.code == SurfaceCode.LIMIT
-    assert refusal.problem.where == "model.fields.0.initial"
+    fits = parse_model(model_with_fields(text_field(initial="12345")), limits)
+    assert fits.normalised()["fields"][0]["initial"] == "12345"
+    assert_limit(
+        refused(model_with_fields(toggle_field("t"), text_field(initial="123456")), limits),
+        "initial text is 6 characters; the limit note_chars is 5",
+        "model.fields.1.initial",
+    )
 
 
 def test_raw_arguments_bytes_limit_is_exact_and_counts_utf8_bytes() -> None:
     raw = json.dumps({"model": minimal_model(title="é" * 20)}, ensure_ascii=False)
     size = len(raw.encode("utf-8"))
-    assert size > len(raw)
-    parse_arguments(raw, Limits(raw_arguments_bytes=size))
-    parse_arguments(raw.encode("utf-8"), Limits(raw_arguments_bytes=size))
-    assert_limit(refused_args(raw, Limits(raw_arguments_bytes=len(raw))), "raw_arguments_bytes")
+    assert size == len(raw) + 20
+    assert parse_arguments(raw, Limits(raw_arguments_bytes=size)).title == "é" * 20
+    assert parse_arguments(raw.encode("utf-8"), Limits(raw_arguments_bytes=size)).title == "é" * 20
     assert_limit(
-        refused_args(raw.encode("utf-8"), Limits(raw_arguments_bytes=size - 1)), "raw_arguments_bytes"
+        refused_args(raw, Limits(raw_arguments_bytes=len(raw))),
+        f"arguments are {size} bytes; the limit is {len(raw)}",
+        "raw_arguments_bytes",
+    )
+    assert_limit(
+        refused_args(raw.encode("utf-8"), Limits(raw_arguments_bytes=size - 1)),
+        f"arguments are {size} bytes; the limit is {size - 1}",
+        "raw_arguments_bytes",
     )
 
 
 def test_raw_arguments_limit_applies_before_decoding() -> None:
     # Not even JSON: the size refusal comes first.
-    assert_limit(refused_args("x" * 101, Limits(raw_arguments_bytes=100)), "raw_arguments_bytes")
+    assert_limit(
+        refused_args("x" * 101, Limits(raw_arguments_bytes=100)),
+        "arguments are 101 bytes; the limit is 100",
+        "raw_arguments_bytes",
+    )
+    assert refused_args("x" * 100, Limits(raw_arguments_bytes=100)).code == SurfaceCode.INVALID_JSON
 
 
 # --- limits (defaults) ------------------------------------------------------------------
 
 
-def test_default_limits_are_the_seed_defaults() -> None:
-    assert DEFAULT_LIMITS.model_bytes == 64 * KIB
-    assert DEFAULT_LIMITS.blocks == 64
-    assert DEFAULT_LIMITS.fields == 32
-    assert DEFAULT_LIMITS.table_rows == 200
-    assert DEFAULT_LIMITS.submission_bytes == 32 * KIB
+def test_default_limits_are_the_documented_defaults() -> None:
+    """Written out, not read from the module: a changed default must change this test and the README."""
+    assert Limits().model_dump() == {
+        "model_bytes": 65536,
+        "blocks": 64,
+        "fields": 32,
+        "table_rows": 200,
+        "submission_bytes": 32768,
+        "sections": 32,
+        "options": 50,
+        "table_columns": 24,
+        "metric_items": 24,
+        "short_text_chars": 200,
+        "detail_chars": 1000,
+        "note_chars": 4000,
+        "raw_arguments_bytes": 262144,
+        "filterable_options": 500,
+        "actions": 8,
+        "pattern_chars": 500,
+        "review_hunks": 200,
+        "candidates": 50,
+        "properties": 24,
+        "places": 50,
+        "chart_categories": 200,
+        "chart_series": 8,
+    }
+    assert Limits() == DEFAULT_LIMITS
+
+
+@pytest.mark.parametrize("name", sorted(Limits.model_fields))
+def test_every_limit_is_a_positive_integer(name: str) -> None:
+    assert getattr(Limits(**{name: 1}), name) == 1
+    for wrong in (0, -1):
+        with pytest.raises(ValidationError) as info:
+            Limits(**{name: wrong})
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"]) == ("greater_than", (name,))
+
+
+def test_limits_refuse_unknown_names_and_are_frozen() -> None:
+    with pytest.raises(ValidationError) as info:
+        Limits(field=3)  # type: ignore[call-arg]
+    assert [(e["type"], e["loc"]) for e in info.value.errors()] == [("extra_forbidden", ("field",))]
+    with pytest.raises(ValidationError):
+        DEFAULT_LIMITS.fields = 1  # type: ignore[misc]
 
 
 def test_default_limits_accept_64_blocks_and_refuse_65() -> None:
-    parse_model(model_with_blocks(*[markdown_block("b")] * 64))
-    parse_model(minimal_model(sections=[section(f"s{i}", [markdown_block("b")] * 2) for i in range(32)]))
-    assert_limit(refused(model_with_blocks(*[markdown_block("b")] * 65)), "blocks")
+    assert len(parse_model(model_with_blocks(*[markdown_block("b")] * 64)).sections[0].blocks) == 64
     spread = [section(f"s{i}", [markdown_block("b")] * 2) for i in range(32)]
+    assert len(parse_model(minimal_model(sections=spread)).sections) == 32
+    assert_limit(
+        refused(model_with_blocks(*[markdown_block("b")] * 65)),
+        "65 blocks; the limit blocks is 64",
+        "model.sections",
+    )
     spread[0]["blocks"].append(markdown_block("one too many"))
-    assert_limit(refused(minimal_model(sections=spread)), "blocks")
+    assert_limit(
+        refused(minimal_model(sections=spread)), "65 blocks; the limit blocks is 64", "model.sections"
+    )
+    assert_limit(
+        refused(minimal_model(sections=[section(f"s{i}") for i in range(33)])),
+        "33 sections; the limit sections is 32",
+        "model.sections",
+    )
 
 
 def test_default_limits_accept_32_fields_and_refuse_33() -> None:
-    parse_model(model_with_fields(*(toggle_field(f"f{i}") for i in range(32))))
-    assert_limit(refused(model_with_fields(*(toggle_field(f"f{i}") for i in range(33)))), "fields")
+    assert len(parse_model(model_with_fields(*(toggle_field(f"f{i}") for i in range(32)))).fields) == 32
+    assert_limit(
+        refused(model_with_fields(*(toggle_field(f"f{i}") for i in range(33)))),
+        "33 fields; the limit fields is 32",
+        "model.fields",
+    )
 
 
 def test_default_limits_accept_200_rows_and_refuse_201() -> None:
     rows = [{"name": f"row {i}", "size": i} for i in range(201)]
-    parse_model(model_with_blocks(table_block(rows=rows[:200])))
-    assert_limit(refused(model_with_blocks(table_block(rows=rows))), "table_rows")
+    assert (
+        len(
+            parse_model(model_with_blocks(table_block(rows=rows[:200]))).normalised()["sections"][0][
+                "blocks"
+            ][0]["rows"]
+        )
+        == 200
+    )
+    assert_limit(
+        refused(model_with_blocks(table_block(rows=rows))),
+        "201 table_rows; the limit table_rows is 200",
+        "model.sections.0.blocks.0.rows",
+    )
 
 
 def test_default_limits_accept_64_kib_and_refuse_one_byte_more() -> None:
     base = strict_json.utf8_size(parse_model(model_with_blocks(markdown_block(""))).normalised())
-    exact = model_with_blocks(markdown_block("m" * (64 * KIB - base)))
-    assert strict_json.utf8_size(parse_model(exact).normalised()) == 64 * KIB
-    over = model_with_blocks(markdown_block("m" * (64 * KIB - base + 1)))
-    assert_limit(refused(over), "model_bytes")
-    assert_limit(refused_args(arguments(over)), "model_bytes")
+    exact = model_with_blocks(markdown_block("m" * (65536 - base)))
+    assert strict_json.utf8_size(parse_model(exact).normalised()) == 65536
+    over = model_with_blocks(markdown_block("m" * (65536 - base + 1)))
+    message = "the normalised model is 65537 bytes; the limit model_bytes is 65536"
+    assert_limit(refused(over), message, "model_bytes")
+    assert_limit(refused_args(arguments(over)), message, "model_bytes")
+
+
+def test_default_limits_bound_every_text_and_list() -> None:
+    assert_limit(
+        refused(minimal_model(title="t" * 201)),
+        "text is 201 characters; the limit short_text_chars is 200",
+        "model.title",
+    )
+    assert_limit(
+        refused(minimal_model(description="d" * 1001)),
+        "text is 1001 characters; the limit detail_chars is 1000",
+        "model.description",
+    )
+    assert_limit(
+        refused(model_with_fields(text_field(initial="n" * 4001))),
+        "initial text is 4001 characters; the limit note_chars is 4000",
+        "model.fields.0.initial",
+    )
+    assert_limit(
+        refused(model_with_fields(order_field(options=[option(f"o{i}") for i in range(51)]))),
+        "51 options; the limit options is 50",
+        "model.fields.0.options",
+    )
+    assert_limit(
+        refused(model_with_blocks(table_block([column(f"c{i}") for i in range(25)], []))),
+        "25 table_columns; the limit table_columns is 24",
+        "model.sections.0.blocks.0.columns",
+    )
+    assert_limit(
+        refused(model_with_blocks(metrics_block([metric()] * 25))),
+        "25 metric_items; the limit metric_items is 24",
+        "model.sections.0.blocks.0.items",
+    )
+    raw = " " * 262145
+    assert_limit(refused_args(raw), "arguments are 262145 bytes; the limit is 262144", "raw_arguments_bytes")
 
 
 # --- raw argument text ------------------------------------------------------------------
@@ -904,3 +1134,172 @@ def test_refusal_carries_one_problem_with_a_wire_form() -> None:
     assert wire["code"] == "surface.unknown-property"
     assert wire["where"] == "model.html"
     assert str(refusal).startswith("surface.unknown-property: ")
+
+
+# --- every refusal, written out -------------------------------------------------------------
+
+REFUSALS: list[tuple[str, Any, Problem]] = [
+    ("not an object", ["model"], Problem(SurfaceCode.SCHEMA, "the model must be a JSON object", "model")),
+    (
+        "version 3",
+        minimal_model(version=3),
+        Problem(SurfaceCode.UNSUPPORTED_VERSION, "version 3 is not supported; use 1 or 2", "model.version"),
+    ),
+    (
+        "no version",
+        {k: v for k, v in minimal_model().items() if k != "version"},
+        Problem(
+            SurfaceCode.UNSUPPORTED_VERSION, "version None is not supported; use 1 or 2", "model.version"
+        ),
+    ),
+    (
+        "version true",
+        minimal_model(version=True),
+        Problem(
+            SurfaceCode.UNSUPPORTED_VERSION, "version True is not supported; use 1 or 2", "model.version"
+        ),
+    ),
+    (
+        "nothing to show",
+        minimal_model(sections=[]),
+        Problem(SurfaceCode.EMPTY, "a surface needs at least one section or field"),
+    ),
+    (
+        "a section without blocks",
+        minimal_model(sections=[section("a"), section("b", [])]),
+        Problem(SurfaceCode.EMPTY, "a section needs at least one block", "model.sections.1"),
+    ),
+    (
+        "metrics without items",
+        model_with_blocks(markdown_block(), metrics_block([])),
+        Problem(SurfaceCode.EMPTY, "metrics need at least one item", "model.sections.0.blocks.1"),
+    ),
+    (
+        "a table without columns",
+        model_with_blocks(markdown_block(), table_block([], [])),
+        Problem(SurfaceCode.EMPTY, "a table needs at least one column", "model.sections.0.blocks.1"),
+    ),
+    (
+        "a choice without options",
+        model_with_fields(toggle_field("t"), choice_field(options=[])),
+        Problem(SurfaceCode.EMPTY, "a field with options needs at least one", "model.fields.1"),
+    ),
+    (
+        "an initial choice that is no option",
+        model_with_fields(toggle_field("t"), choice_field(initial="zeta")),
+        Problem(SurfaceCode.INVALID_INITIAL, "initial 'zeta' is not an option id", "model.fields.1.initial"),
+    ),
+    (
+        "an initial multi-choice listing an option twice",
+        model_with_fields(multi_choice_field(initial=["beta", "beta"])),
+        Problem(
+            SurfaceCode.INVALID_INITIAL, "initial must list distinct option ids", "model.fields.0.initial"
+        ),
+    ),
+    (
+        "an initial multi-choice listing no option",
+        model_with_fields(multi_choice_field(initial=["zeta"])),
+        Problem(
+            SurfaceCode.INVALID_INITIAL, "initial must list distinct option ids", "model.fields.0.initial"
+        ),
+    ),
+    (
+        "an initial order missing an option",
+        model_with_fields(order_field(initial=["alpha", "beta"])),
+        Problem(
+            SurfaceCode.INVALID_INITIAL,
+            "initial must order every option id exactly once",
+            "model.fields.0.initial",
+        ),
+    ),
+    (
+        "a lone surrogate",
+        minimal_model(title="bad \ud800"),
+        Problem(SurfaceCode.SCHEMA, "text must be valid Unicode (no lone surrogates)", "model"),
+    ),
+    (
+        "an unknown property",
+        minimal_model(sections=[section(style="x")]),
+        Problem(
+            SurfaceCode.UNKNOWN_PROPERTY, "unknown property model.sections.0.style", "model.sections.0.style"
+        ),
+    ),
+    (
+        "a duplicate id",
+        model_with_fields(toggle_field("a"), text_field("a")),
+        Problem(SurfaceCode.DUPLICATE_ID, "id 'a' is used twice", "model.fields.1.id"),
+    ),
+    (
+        "an undeclared column",
+        model_with_blocks(table_block(rows=[{"owner": "me"}])),
+        Problem(
+            SurfaceCode.UNKNOWN_COLUMN,
+            "row 0 has a cell for undeclared column 'owner'",
+            "model.sections.0.blocks.0.rows.0.owner",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"), [(d, p) for _, d, p in REFUSALS], ids=[n for n, _, _ in REFUSALS]
+)
+def test_every_refusal_has_its_code_message_and_place(data: Any, problem: Problem) -> None:
+    assert refused(data).problem == problem
+
+
+def test_schema_refusals_carry_pydantic_s_reason_at_the_place() -> None:
+    unknown = refused(model_with_blocks(markdown_block(kind="video"))).problem
+    assert (unknown.code, unknown.where) == (SurfaceCode.UNKNOWN_KIND, "model.sections.0.blocks.0")
+    assert "'video'" in unknown.message
+    wrong = refused(minimal_model(title=3)).problem
+    assert (wrong.code, wrong.where, wrong.message) == (
+        SurfaceCode.SCHEMA,
+        "model.title",
+        "Input should be a valid string",
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        ("[]", Problem(SurfaceCode.ARGUMENTS, 'arguments must be exactly {"model": {...}}')),
+        (
+            '{"model": {}, "extra": 1}',
+            Problem(SurfaceCode.ARGUMENTS, 'arguments must be exactly {"model": {...}}'),
+        ),
+        ('{"model": 1, "model": 2}', Problem(SurfaceCode.DUPLICATE_KEY, "duplicate key 'model'")),
+        (
+            "",
+            Problem(
+                SurfaceCode.INVALID_JSON, "arguments are not JSON: Expecting value: line 1 column 1 (char 0)"
+            ),
+        ),
+    ],
+    ids=["a list", "an extra argument", "a duplicate key", "no JSON"],
+)
+def test_every_argument_refusal_has_its_code_and_message(raw: str, problem: Problem) -> None:
+    assert refused_args(raw).problem == problem
+
+
+def test_the_arguments_are_held_to_the_given_limits() -> None:
+    raw = arguments(model_with_fields(toggle_field("a"), toggle_field("b")))
+    assert [f.id for f in parse_arguments(raw).fields] == ["a", "b"]
+    assert_limit(refused_args(raw, Limits(fields=1)), "2 fields; the limit fields is 1", "model.fields")
+
+
+def test_a_field_is_found_by_its_id_or_not_at_all() -> None:
+    model = parse_model(model_with_fields(toggle_field("a"), text_field("b")))
+    assert model.field("b") is model.fields[1]
+    assert model.field("c") is None
+
+
+def test_model_ids_are_1_to_64_characters() -> None:
+    assert parse_model(model_with_fields(toggle_field("i" * 64))).fields[0].id == "i" * 64
+    assert refused(model_with_fields(toggle_field("i" * 65))).problem.where == "model.fields.0.toggle.id"
+
+
+def test_a_parsed_model_is_frozen() -> None:
+    model = parse_model(minimal_model())
+    with pytest.raises(ValidationError):
+        model.title = "changed"  # type: ignore[misc]

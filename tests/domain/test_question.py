@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 from builders import event
+from pydantic import ValidationError
 
 from tasksurface.domain.events import tool_call, tool_result, user_message, user_source
 from tasksurface.domain.ids import CallId, MessageId, RpcId
 from tasksurface.domain.question import (
-    MAX_ANSWER_CHARS,
-    MAX_OPTIONS,
     QUESTION_TOOL,
     OpenQuestion,
     answer_of,
@@ -24,7 +23,7 @@ from tasksurface.domain.question import (
     parse_question,
     unanswered,
 )
-from tasksurface.domain.refusals import QuestionCode, QuestionRefused
+from tasksurface.domain.refusals import Problem, QuestionCode, QuestionRefused
 
 ASK = CallId("call_ask_000001")
 OTHER = CallId("call_other_0001")
@@ -56,7 +55,7 @@ def test_a_question_with_suggested_answers_is_read_trimmed() -> None:
         ('{"question": "a", "options": [""]}', QuestionCode.ARGUMENTS),
         (json.dumps({"question": "a", "options": ["o" * 201]}), QuestionCode.ARGUMENTS),
         (
-            json.dumps({"question": "a", "options": [str(i) for i in range(MAX_OPTIONS + 1)]}),
+            json.dumps({"question": "a", "options": [str(i) for i in range(7)]}),  # at most 6
             QuestionCode.ARGUMENTS,
         ),
         (json.dumps({"question": "q" * 1001}), QuestionCode.ARGUMENTS),
@@ -75,9 +74,9 @@ def test_answers_are_trimmed_and_bounded() -> None:
         with pytest.raises(QuestionRefused) as refused:
             check_answer(text)
         assert refused.value.code == code
-    assert check_answer("a" * MAX_ANSWER_CHARS) == "a" * MAX_ANSWER_CHARS
+    assert check_answer("a" * 4000) == "a" * 4000  # the documented bound, written out
     with pytest.raises(QuestionRefused) as refused:
-        check_answer("a" * (MAX_ANSWER_CHARS + 1))
+        check_answer("a" * 4001)
     assert refused.value.code == QuestionCode.ANSWER_TOO_LONG
 
 
@@ -122,3 +121,117 @@ def test_answer_results_say_which_answer_or_that_there_was_none() -> None:
     assert went_past.payload["ok"] is False
     assert (answer_of(other), is_unanswered(other)) == (None, False)
     assert fold(fold(None, asked(4, '{"question": "Which?"}')), went_past) is None
+
+
+# --- every refusal and result, written out --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        ("[]", Problem(QuestionCode.ARGUMENTS, "arguments must be an object")),
+        (
+            '{"question": "a", "question": "b"}',
+            Problem(QuestionCode.DUPLICATE_KEY, "duplicate key 'question'"),
+        ),
+        (
+            "{",
+            Problem(
+                QuestionCode.INVALID_JSON,
+                "arguments are not JSON: Expecting property name enclosed "
+                "in double quotes: line 1 column 2 (char 1)",
+            ),
+        ),
+        (
+            '{"question": "a", "options": ["x", 3]}',
+            Problem(QuestionCode.ARGUMENTS, "Input should be a valid string", "options.1"),
+        ),
+        (
+            '{"question": "a", "options": ["x", "x"]}',
+            Problem(QuestionCode.ARGUMENTS, "Value error, options must be distinct", "options"),
+        ),
+        (
+            '{"question": "  "}',
+            Problem(QuestionCode.ARGUMENTS, "Value error, the question is blank", "question"),
+        ),
+    ],
+    ids=["a list", "a duplicate key", "no JSON", "an option not text", "options twice", "a blank question"],
+)
+def test_every_question_refusal_has_its_code_message_and_place(raw: str, problem: Problem) -> None:
+    with pytest.raises(QuestionRefused) as info:
+        parse_question(raw)
+    assert info.value.problem == problem
+
+
+def test_the_argument_size_bound_is_exact() -> None:
+    fits = json.dumps({"question": "q" * 1000})
+    padded = fits + " " * (16 * 1024 - len(fits))
+    assert parse_question(padded).question == "q" * 1000
+    with pytest.raises(QuestionRefused) as info:
+        parse_question(padded + " ")
+    assert info.value.problem == Problem(QuestionCode.ARGUMENTS, "arguments are over 16384 bytes")
+
+
+def test_the_answer_refusals_are_written_out() -> None:
+    with pytest.raises(QuestionRefused) as empty:
+        check_answer(" \n")
+    assert empty.value.problem == Problem(
+        QuestionCode.EMPTY_ANSWER, "write an answer or pick one of the suggestions"
+    )
+    with pytest.raises(QuestionRefused) as long:
+        check_answer("a" * 4001)
+    assert long.value.problem == Problem(
+        QuestionCode.ANSWER_TOO_LONG, "the answer is 4001 characters; at most 4000 fit"
+    )
+    assert long.value.tool_text() == (
+        'error: {"code": "answer.too-long", "message": "the answer is 4001 characters; at most 4000 fit"}'
+    )
+
+
+def test_the_answer_results_as_stored() -> None:
+    assert answered(ASK, "yes") == {
+        "callId": "call_ask_000001",
+        "name": "ask_user_question",
+        "ok": True,
+        "content": [{"type": "text", "text": "yes"}],
+        "meta": {"answer": "yes"},
+    }
+    assert unanswered(ASK) == {
+        "callId": "call_ask_000001",
+        "name": "ask_user_question",
+        "ok": False,
+        "content": [
+            {
+                "type": "text",
+                "text": "The user did not answer this question; "
+                "their next message says what they want instead.",
+            }
+        ],
+        "meta": {"answer": None},
+    }
+
+
+def test_an_answer_that_is_not_text_is_no_answer() -> None:
+    stored = {**answered(ASK, "yes"), "meta": {"answer": 3}}
+    assert answer_of(event(5, "tool/result", stored)) is None
+    assert not is_unanswered(event(5, "tool/result", stored))
+
+
+def test_folding_from_a_given_state_keeps_it() -> None:
+    opened = fold_all([asked(1, {"question": "Why?"})])
+    assert opened == OpenQuestion(ASK, 1, "Why?", ())
+    assert fold_all([event(2, "assistant/message", {"text": "hm"})], opened) == opened
+
+
+def test_question_arguments_are_strict_and_frozen() -> None:
+    with pytest.raises(QuestionRefused) as info:
+        parse_question({"question": "a", "options": ("x",)})  # a list, not any sequence
+    assert (info.value.code, info.value.problem.where) == (QuestionCode.ARGUMENTS, "options")
+    with pytest.raises(QuestionRefused) as empty:
+        parse_question({"question": ""})
+    assert empty.value.problem == Problem(
+        QuestionCode.ARGUMENTS, "String should have at least 1 character", "question"
+    )
+    question = parse_question({"question": "a"})
+    with pytest.raises(ValidationError):
+        question.question = "b"  # type: ignore[misc]

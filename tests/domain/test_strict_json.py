@@ -119,3 +119,18 @@ def test_repeating_any_key_is_refused(obj: dict[str, Any], data: st.DataObject) 
     with pytest.raises(DuplicateKey) as info:
         strict_json.loads(text)
     assert info.value.key == key
+
+
+def test_the_decoder_s_refusals_say_what_is_wrong() -> None:
+    with pytest.raises(strict_json.DuplicateKey) as duplicate:
+        strict_json.loads('{"a": 1, "a": 2}')
+    assert (str(duplicate.value), duplicate.value.key) == ("duplicate key 'a'", "a")
+    with pytest.raises(ValueError) as constant:
+        strict_json.loads("[NaN]")
+    assert str(constant.value) == "NaN is not JSON"
+    with pytest.raises(ValueError) as infinite:
+        strict_json.loads("[1e999]")
+    assert str(infinite.value) == "1e999 is not a finite number"
+    with pytest.raises(ValueError) as deep:
+        strict_json.loads("[" * 100_000 + "]" * 100_000)
+    assert str(deep.value) == "the document is nested too deeply"

@@ -138,12 +138,16 @@ def test_required_text_must_not_be_empty_or_whitespace(value: str) -> None:
 
 
 def test_optional_text_may_be_empty_or_whitespace() -> None:
-    validate_submission(every_kind_model(), good_values(comment=""))
-    validate_submission(every_kind_model(), good_values(comment="   "))
+    for comment in ("", "   "):
+        assert validate_submission(every_kind_model(), good_values(comment=comment)) == (
+            good_values(comment=comment),
+            None,
+        )
 
 
 def test_required_text_with_content_around_whitespace_is_fine() -> None:
-    validate_submission(every_kind_model(), good_values(summary="  yes  "))
+    values, _ = validate_submission(every_kind_model(), good_values(summary="  yes  "))
+    assert values["summary"] == "  yes  "  # kept as typed
 
 
 def test_text_with_lone_surrogates_is_refused_not_crashed() -> None:
@@ -407,13 +411,19 @@ def test_initial_values_of_an_answered_model_validate() -> None:
     model = parsed(
         model_with_fields(text_field(), choice_field(initial="beta"), toggle_field(), order_field())
     )
-    validate_submission(model, initial_values(model))
+    assert validate_submission(model, initial_values(model)) == (
+        {"summary": "", "target": "beta", "notify": False, "steps": ["alpha", "beta", "gamma"]},
+        None,
+    )
 
 
 def test_unanswered_initial_choice_does_not_validate() -> None:
     model = parsed(model_with_fields(choice_field()))
     with pytest.raises(SubmissionRefused) as info:
-        validate_submission(model, initial_values(model))
+        assert validate_submission(model, initial_values(model)) == (
+            {"summary": "", "target": "beta", "notify": False, "steps": ["alpha", "beta", "gamma"]},
+            None,
+        )
     assert [p.code for p in info.value.problems] == [SubmissionCode.REQUIRED]
 
 
@@ -512,3 +522,89 @@ def test_form_values_round_trip_through_initial_values() -> None:
         "f.o": start["o"],
     }
     assert values_from_form(model, fake_getlist(form)) == start
+
+
+# --- every refusal, written out -------------------------------------------------------------
+
+C = SubmissionCode
+VALUE_REFUSALS: list[tuple[str, dict[str, Any], Problem]] = [
+    ("text not text", {"comment": 3}, Problem(C.WRONG_TYPE, "expected text", "comment")),
+    ("required text empty", {"summary": " "}, Problem(C.REQUIRED, "this field is required", "summary")),
+    ("toggle not a boolean", {"notify": "yes"}, Problem(C.WRONG_TYPE, "expected true or false", "notify")),
+    ("choice unanswered", {"target": None}, Problem(C.REQUIRED, "choose one option", "target")),
+    ("choice not text", {"target": ["beta"]}, Problem(C.WRONG_TYPE, "expected one option id", "target")),
+    ("choice unknown", {"target": "zeta"}, Problem(C.UNKNOWN_OPTION, "'zeta' is not an option", "target")),
+    (
+        "multi not a list",
+        {"extras": "beta"},
+        Problem(C.WRONG_TYPE, "expected a list of option ids", "extras"),
+    ),
+    ("multi not ids", {"extras": [1]}, Problem(C.WRONG_TYPE, "expected a list of option ids", "extras")),
+    (
+        "multi twice",
+        {"extras": ["beta", "beta"]},
+        Problem(C.DUPLICATE_OPTION, "an option is listed twice", "extras"),
+    ),
+    (
+        "multi unknown",
+        {"extras": ["beta", "zeta", "eta"]},
+        Problem(C.UNKNOWN_OPTION, "'zeta' is not an option", "extras"),
+    ),
+    ("order not a list", {"steps": "alpha"}, Problem(C.WRONG_TYPE, "expected a list of option ids", "steps")),
+    ("order not ids", {"steps": [1, 2, 3]}, Problem(C.WRONG_TYPE, "expected a list of option ids", "steps")),
+    (
+        "order short",
+        {"steps": ["alpha", "beta"]},
+        Problem(C.NOT_A_PERMUTATION, "the order must list every option exactly once", "steps"),
+    ),
+    (
+        "order repeats",
+        {"steps": ["alpha", "beta", "beta"]},
+        Problem(C.NOT_A_PERMUTATION, "the order must list every option exactly once", "steps"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"), [(c, p) for _, c, p in VALUE_REFUSALS], ids=[n for n, _, _ in VALUE_REFUSALS]
+)
+def test_every_value_refusal_has_its_code_message_and_place(change: dict[str, Any], problem: Problem) -> None:
+    assert problems_of(good_values(**change)) == [problem]
+
+
+def test_every_shape_refusal_has_its_code_message_and_place() -> None:
+    assert problems_of(["Ship it"]) == [Problem(C.NOT_AN_OBJECT, "values must be an object")]
+    unknown = problems_of({**good_values(), "extra": 1, "more": 2})
+    assert unknown == [
+        Problem(C.UNKNOWN_FIELD, "no field 'extra'", "extra"),
+        Problem(C.UNKNOWN_FIELD, "no field 'more'", "more"),
+    ]
+    missing = {k: v for k, v in good_values().items() if k not in ("notify", "steps")}
+    assert problems_of(missing) == [
+        Problem(C.MISSING_VALUE, "a value is missing", "notify"),
+        Problem(C.MISSING_VALUE, "a value is missing", "steps"),
+    ]
+    assert problems_of(good_values(), note=7) == [
+        Problem(C.NOTE, "note must be text of at most 4000 characters", "note")
+    ]
+
+
+def test_the_formatted_text_is_held_to_submission_bytes_exactly() -> None:
+    # Small values, a long title: the values fit, the readable text may not.
+    model = parsed(model_with_fields(toggle_field("notify", "Notify"), title="T" * 200))
+    values = {"notify": False}
+    text = format_submission(model, values, None)
+    assert text == "Task Surface: " + "T" * 200 + "\n- Notify: no"
+    size = len(text.encode("utf-8"))
+    assert prepare_submission(model, values, limits=Limits(submission_bytes=size)) == (values, None, text)
+    with pytest.raises(SubmissionRefused) as info:
+        prepare_submission(model, values, limits=Limits(submission_bytes=size - 1))
+    assert info.value.problems == [Problem(C.TOO_LARGE, "the formatted submission passes submission_bytes")]
+
+
+def test_prepare_holds_values_and_note_to_the_given_limits() -> None:
+    model = every_kind_model()
+    with pytest.raises(SubmissionRefused) as info:
+        prepare_submission(model, good_values(), note="twelve chars", limits=Limits(note_chars=11))
+    assert info.value.problems == [Problem(C.NOTE, "note must be text of at most 11 characters", "note")]
+    assert str(info.value) == "submission.invalid-note at note"

@@ -9,7 +9,15 @@ from builders import event
 from tasksurface.domain.events import tool_call, tool_result, user_message, user_source
 from tasksurface.domain.ids import CallId, MessageId, RpcId
 from tasksurface.domain.question import QUESTION_TOOL, fold_all
-from tasksurface.domain.turns import NOTHING, Interrupted, Owed, owed
+from tasksurface.domain.turns import (
+    INTERRUPTED,
+    NOTHING,
+    OPEN_ENDINGS,
+    Interrupted,
+    Owed,
+    owed,
+    trailing_tool_events,
+)
 
 A = CallId("call_aaaaaaaa")
 B = CallId("call_bbbbbbbb")
@@ -72,3 +80,18 @@ def test_a_question_after_the_panel_waits_and_its_answer_restarts_nothing() -> N
     assert owed(tail, fold_all(tail)) == Owed(reply=False, waiting=True)
     tail.append(result(5, ASK, QUESTION_TOOL))
     assert owed(tail, fold_all(tail)) == NOTHING
+
+
+def test_the_trailing_tool_events_run_back_to_the_first_event_that_is_not_one() -> None:
+    log = [said(1), call(2, A), result(3, A), call(4, B)]
+    assert trailing_tool_events(log) == log[1:]
+    assert trailing_tool_events(log[1:]) == log[1:]  # a log of tool events only: all of it
+    assert trailing_tool_events([said(1)]) == []
+    assert trailing_tool_events([]) == []
+
+
+def test_the_endings_that_may_owe_something_and_the_interrupted_text_are_written_out() -> None:
+    assert sorted(OPEN_ENDINGS) == ["tool/call", "tool/result", "user/message"]
+    assert INTERRUPTED == (
+        "error: the host stopped before this call finished, so it may or may not have taken effect"
+    )

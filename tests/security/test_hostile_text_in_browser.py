@@ -38,7 +38,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -770,6 +769,7 @@ class NetworkLog:
         self.app = urlsplit(app_origin).netloc
         self.requests: dict[str, tuple[str, str]] = {}
         self.blocked: set[str] = set()
+        self.in_flight: set[str] = set()
 
     def read(self) -> None:
         for entry in chromium_log(self.driver, "performance"):
@@ -778,8 +778,18 @@ class NetworkLog:
             if message.get("method") == "Network.requestWillBeSent":
                 document = params.get("documentURL", "")
                 self.requests[params["requestId"]] = (params["request"]["url"], document)
-            elif message.get("method") == "Network.loadingFailed" and params.get("blockedReason"):
-                self.blocked.add(params["requestId"])
+                self.in_flight.add(params["requestId"])
+            elif message.get("method") == "Network.loadingFinished":
+                self.in_flight.discard(params["requestId"])
+            elif message.get("method") == "Network.loadingFailed":
+                self.in_flight.discard(params["requestId"])
+                if params.get("blockedReason"):
+                    self.blocked.add(params["requestId"])
+
+    def quiet(self) -> bool:
+        """Every request the browser started has finished or failed."""
+        self.read()
+        return not self.in_flight
 
     def take(self) -> tuple[list[str], list[str]]:
         """Foreign requests since the last call: (sent, blocked before sending)."""
@@ -798,9 +808,26 @@ class NetworkLog:
         return parts.scheme not in ("http", "https", "ws", "wss") or parts.netloc != self.app
 
 
+IDLE_AFTER_TWO_FRAMES = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(() => done(true))));
+"""
+
+
+def settle_page(driver: webdriver.Chrome, log: NetworkLog) -> None:
+    """Wait until whatever the page would load has loaded and its handlers have run.
+
+    Every request the page started has finished or failed (so a canary request has reached the
+    canary, and a load or error event is queued); then the page renders two frames and goes idle,
+    which it does only once its queued tasks (those events' handlers among them) have run."""
+    wait_until(driver, lambda _: log.quiet())
+    assert driver.execute_async_script(IDLE_AFTER_TWO_FRAMES) is True
+    wait_until(driver, lambda _: log.quiet())  # nothing the handlers started is still loading
+
+
 def assert_inert(driver: webdriver.Chrome, canary: Canary, log: NetworkLog, base: Baseline) -> None:
     """(a), (b) and (d): nothing ran, nothing was fetched, nothing was parsed into the page."""
-    time.sleep(1.0)  # let anything that would load, load
+    settle_page(driver, log)
     try:
         alert = driver.switch_to.alert
         pytest.fail(f"a real dialog is open: {alert.text!r}")

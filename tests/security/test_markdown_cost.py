@@ -42,13 +42,13 @@ exactly the text mistune's inline parser receives, and every one of those inputs
 BLANK_LINE_STEP = (
     "mistune 3.4.0's block scanner matches a run of blank lines with one regex, "
     "`(^[ \\t\\v\\f]*\\n)+`, for which Python's `re` keeps ~170 bytes of backtracking state "
-    "per line (6.7 MB for 40,000 lines), allocated afresh on every match; between about 20,000 "
-    "and 40,000 blank lines the time steps from ~2.5 ms to ~55 ms (x20) as that buffer moves to "
-    "freshly mapped pages (with glibc's mmap threshold raised the step shrinks to ~9 ms, still "
-    "x3.9), then grows linearly again (40k -> 80k lines is x2); under 0.2 s at the 64 KiB limit. "
-    "Whether the step shows depends on the allocator's state: it does in a fresh process, not "
-    "always after the browser tests, so this case is not strict"
+    "per line, allocated afresh on every match; between about 20,000 and 40,000 blank lines the "
+    "time steps once (x3.9 to x20, by the allocator's state) as that buffer moves to freshly mapped "
+    "pages, then grows linearly again. So the doubling is measured past the step (40,000 -> 80,000 "
+    "lines), where it must be linear, and the step itself is bounded by the one-second bound"
 )
+"""Why the run of blank lines is measured from 40,000 lines: the one-time step lies below."""
+PAST_THE_STEP_CHARS = 40_000
 
 
 class TooSlow(AssertionError):
@@ -96,10 +96,9 @@ def _cases() -> list[object]:
                 pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_SLOW[pathology.label])
             )
         cases.append(pytest.param(pathology, BASE_CHARS, id=pathology.label, marks=marks))
-    # The same run of blank lines, one doubling further: it crosses a one-time step.
+    # The same run of blank lines past its one-time step (BLANK_LINE_STEP): linear again.
     blank_lines = next(p for p in PATHOLOGIES if p.label == "blank-lines")
-    step = pytest.mark.xfail(strict=False, raises=AssertionError, reason=BLANK_LINE_STEP)  # a timing step
-    cases.append(pytest.param(blank_lines, 2 * BASE_CHARS, id="blank-lines-20k", marks=[step]))
+    cases.append(pytest.param(blank_lines, PAST_THE_STEP_CHARS, id="blank-lines-40k"))
     return cases
 
 
@@ -116,12 +115,15 @@ def test_doubling_a_pathological_input_costs_at_most_3_5x(
     for _ in range(ATTEMPTS):
         base, twice = medians((text, doubled), policy)
         if base < NOISE_FLOOR_SECONDS and twice < NOISE_FLOOR_SECONDS:
-            return  # both under the noise floor: nothing to compare
+            pytest.skip(
+                f"{base * 1000:.2f} ms -> {twice * 1000:.2f} ms: both under the "
+                f"{NOISE_FLOOR_SECONDS * 1000:g} ms noise floor, too fast to compare"
+            )
         ratio = twice / base
         if ratio <= MAX_RATIO:
-            return
+            break
         attempts.append(f"{base * 1000:.1f} ms -> {twice * 1000:.1f} ms (x{ratio:.2f})")
-    raise AssertionError(
+    assert len(attempts) < ATTEMPTS, (
         f"doubling {len(text)} to {len(doubled)} characters costs more than x{MAX_RATIO}: "
         + "; ".join(attempts)
     )

@@ -112,16 +112,26 @@ def test_an_ordinary_message_instead_of_an_answer_leaves_the_question_unanswered
     assert "Question left unanswered." in api.get(f"/sessions/{sid}").text
 
 
-def test_a_question_after_a_panel_keeps_the_panel_and_answering_does_not_restart_the_turn(api: Api) -> None:
+def test_a_question_after_a_panel_keeps_the_panel_and_answering_does_not_restart_the_turn(
+    api: Api, services: Services
+) -> None:
     sid = api.create_session()
     question = api.ask(sid, "/surface fields\n" + ASK)
     surface = api.projection(sid)["active"]
     assert surface is not None  # the panel stays open under the question
+    before = api.events(sid)
     api.answer(sid, question["callId"], "EU")
-    events = wait_for(lambda: (e := api.events(sid)) and e[-1]["kind"] == "tool/result" and e)
-    api.settled(sid)
+    # The answer woke the runner before it was acknowledged; idle, the runner has decided.
+    wait_for(services.runner.idle)
+    events = api.events(sid)
     # The panel ended the turn; the answer is logged, and the agent reads it with the submission.
-    assert api.events(sid) == events
+    assert events[: len(before)] == before
+    [answer] = events[len(before) :]
+    assert (answer["kind"], answer["payload"]["callId"], answer["payload"]["ok"]) == (
+        "tool/result",
+        question["callId"],
+        True,
+    )
     assert api.projection(sid)["active"] == surface
 
 

@@ -8,7 +8,6 @@ Once the runner has claimed a row, queue actions on it find nothing.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -55,9 +54,10 @@ def surface_answers(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [p for p in user_messages(events) if "taskSurface" in p["source"]]
 
 
-def stays_unadmitted(api: Api, sid: str, expected_events: list[dict[str, Any]]) -> None:
-    """The runner was woken by every request; give it time, then check it admitted nothing."""
-    time.sleep(0.3)
+def stays_unadmitted(api: Api, services: Services, sid: str, expected_events: list[dict[str, Any]]) -> None:
+    """Every request woke the runner before it answered; once the runner is idle it has looked at
+    the queue and decided, so what it admitted is in the log by now."""
+    wait_for(services.runner.idle)
     assert api.events(sid) == expected_events
 
 
@@ -97,7 +97,7 @@ def test_paused_input_is_queued_editable_and_admitted_only_on_resume(api: Api, s
     assert (third["text"], third["placement"]) == ("third", "steering")
     assert (fourth["text"], fourth["placement"]) == ("fourth", "queued")
     assert outcomes(services, sent["second"]["messageId"]) == ["discarded"]
-    stays_unadmitted(api, sid, [])
+    stays_unadmitted(api, services, sid, [])
     assert api.get(f"/api/sessions/{sid}").json()["paused"] is True
 
     api.pause(sid, False)
@@ -122,8 +122,7 @@ def test_removing_an_ordinary_queued_message_is_a_discard(api: Api, services: Se
     assert api.queue(sid) == []
     assert [(r.item_id, r.outcome) for r in services.journal.records()] == [(item["id"], "discarded")]
     api.pause(sid, False)
-    wait_for(services.runner.idle)
-    stays_unadmitted(api, sid, [])
+    stays_unadmitted(api, services, sid, [])
     assert_refused(queue_action(api, sid, item["id"], "remove"), 404, "queue-item-not-found")
     assert [(r.item_id, r.outcome) for r in services.journal.records()] == [(item["id"], "discarded")]
 
@@ -170,7 +169,7 @@ def test_edit_and_steer_of_a_task_surface_row_are_refused(api: Api, services: Se
     assert api.get_active(sid, surface)["pending"] == pending
     assert pending["phase"] == "queued" and pending["messageId"] == result["messageId"]
     assert outcomes(services, result["messageId"]) == []
-    stays_unadmitted(api, sid, before)
+    stays_unadmitted(api, services, sid, before)
     api.pause(sid, False)
     [admitted] = surface_answers(api.settled(sid))
     assert (admitted["messageId"], admitted["content"]) == (row["messageId"], row["content"])
@@ -213,7 +212,7 @@ def test_removing_a_queued_task_surface_row_is_a_discard_and_reopens_the_panel(
     second_id = new_id()
     second = api.submit(sid, surface, FIELDS_VALUES, second_id)
     assert second["accepted"] is True
-    stays_unadmitted(api, sid, before)
+    stays_unadmitted(api, services, sid, before)
     api.pause(sid, False)
     events = api.settled(sid)
     [admitted] = surface_answers(events)
@@ -248,6 +247,7 @@ def test_queue_actions_after_the_claim_find_nothing_and_the_row_commits(
             assert_refused(queue_action(api, sid, row["id"], action, text), 404, "queue-item-not-found")
         assert outcomes(services, message_id) == []
         release.set()
+        wait_for(lambda: outcomes(services, message_id))  # the claim has ended in its one outcome
         events = api.settled(sid)
     [admitted] = [m for m in user_messages(events) if m["messageId"] == message_id]
     assert (admitted["content"], admitted["source"]) == (row["content"], row["source"])

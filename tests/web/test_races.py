@@ -226,6 +226,7 @@ def test_submit_and_dismiss_at_once_exactly_one_wins(api: Api, tabs: Callable[[i
     for round_number in range(ROUNDS):
         sid, surface = fresh_surface(api)
         submission_id, dismissal_id = new_id(), new_id()
+        head = len(api.events(sid))
         actions = [
             submit_action(sid, surface, plan_values(0), submission_id),
             dismiss_action(sid, surface, dismissal_id),
@@ -248,14 +249,16 @@ def test_submit_and_dismiss_at_once_exactly_one_wins(api: Api, tabs: Callable[[i
         else:
             wins["dismiss"] += 1
             assert submitted == {"accepted": False, "reason": "not-open"}, (submitted, dismissed)
-            assert dismissed == {"dismissed": True, "eventSeq": dismissed.get("eventSeq")}
+            assert dismissed == {"dismissed": True, "eventSeq": head + 1}
             assert messages == []
             [closing] = closings
             assert closing["seq"] == dismissed["eventSeq"]
             assert closing["payload"]["dismissalId"] == dismissal_id
         assert_closed(api, sid, surface)
         assert_gapless(api, sid, events)
-    assert sum(wins.values()) == ROUNDS
+    # Both sides won some rounds (about half each here), so the race was run, not a fixed order,
+    # and both branches of the checks above were exercised.
+    assert all(wins.values()), wins
 
 
 # -- 3. one submissionId racing itself ---------------------------------------
@@ -324,7 +327,8 @@ def test_a_message_and_a_submission_at_once_the_log_order_decides(
         # The surface is closed either way: a late retry replays, another id finds nothing open.
         assert api.submit(sid, surface, plan_values(1), submission_id) == submitted
         assert api.submit(sid, surface, plan_values(1)) == {"accepted": False, "reason": "not-open"}
-    assert sum(seen.values()) == ROUNDS
+    # Both orders were admitted in some rounds, so both closings (submitted, bypassed) were checked.
+    assert all(seen.values()), seen
 
 
 # -- 5. one dismissalId racing itself ----------------------------------------

@@ -209,9 +209,15 @@ def test_a_finished_turn_is_not_run_again_after_a_restart(server: ServerProcess,
     sid = api.create_session()
     api.show_surface(sid)
     before = api.settled(sid)
-    assert before[-1]["kind"] == "tool/result"  # the panel's result ended the turn
-    assert before[-1]["payload"]["endsTurn"] is True
+    assert [e["kind"] for e in before] == ["user/message", "assistant/message", "tool/call", "tool/result"]
+    assert before[-1]["payload"]["endsTurn"] is True  # the panel's result ended the turn
     server.kill()
     server.start()
-    api.settled(sid)
-    assert api.events(sid) == before
+    # The start-up pass looks at this session before it serves a request, and one runner takes a
+    # session's work in order; so the answer to a message sent now can only come after the start-up
+    # decision, and anything that decision ran is logged before this message.
+    api.send(sid, "after the restart")
+    events = wait_for(lambda: (e := api.events(sid))[-1]["kind"] == "assistant/message" and e)
+    assert events[: len(before)] == before
+    assert [e["kind"] for e in events[len(before) :]] == ["user/message", "assistant/message"]
+    assert events[len(before)]["payload"]["content"] == [{"type": "text", "text": "after the restart"}]

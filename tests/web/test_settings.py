@@ -160,10 +160,17 @@ def test_the_tool_refuses_what_passes_only_the_configured_limits(small: Api) -> 
     problem = _refusal(
         small.show_model(sid, _model([{"kind": "choice", "id": "c", "label": "C", "options": options}]))
     )
-    assert (problem["code"], problem["where"]) == ("surface.limit", "model.fields.0.options")
+    assert problem == {
+        "code": "surface.limit",
+        "message": "4 options; the limit options is 3",
+        "where": "model.fields.0.options",
+    }
     problem = _refusal(small.show_model(sid, _model([_text("a")], title="A title of 21 chars!!")))
-    assert (problem["code"], problem["where"]) == ("surface.limit", "model.title")
-    assert len("A title of 21 chars!!") == 21
+    assert problem == {
+        "code": "surface.limit",
+        "message": "text is 21 characters; the limit short_text_chars is 20",
+        "where": "model.title",
+    }
     assert small.projection(sid)["active"] is None  # nothing opened
 
 
@@ -174,7 +181,16 @@ def test_a_submission_is_held_to_the_configured_limits(small: Api) -> None:
     surface = small.projection(sid)["active"]["surfaceId"]
     refused = small.submit(sid, surface, {"a": "x", "b": "y"}, note="eleven char")
     assert refused["accepted"] is False and refused["reason"] == "invalid-submission"
-    assert [(p["code"], p["where"]) for p in refused["problems"]] == [("submission.invalid-note", "note")]
-    assert "10 characters" in refused["problems"][0]["message"]
+    assert refused["problems"] == [
+        {
+            "code": "submission.invalid-note",
+            "message": "note must be text of at most 10 characters",
+            "where": "note",
+        }
+    ]
     accepted = small.submit(sid, surface, {"a": "x", "b": "y"}, note="ten chars!", submission_id=new_id())
     assert accepted["accepted"] is True
+    [message] = [e for e in small.settled(sid) if e["payload"].get("messageId") == accepted["messageId"]]
+    assert message["payload"]["content"] == [
+        {"type": "text", "text": "Task Surface: Small\n- a: x\n- b: y\n- Note: ten chars!"}
+    ]
