@@ -37,9 +37,17 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 10.0, interval: flo
 TURN_ENDINGS = frozenset({"assistant/message", "agent/error", "task-surface/dismissed", "session/rewound"})
 
 
+CONTEXT_KINDS = frozenset({"task/notice"})
+"""Context that may land anywhere, even after a turn ended; it neither ends nor opens one."""
+
+
 def turn_over(events: list[dict[str, Any]]) -> bool:
     """The log ends with a reply, an error, a dismissal or a rewind, or with tool events one of
-    whose results ended the turn (the call that ended it may be followed by an answered question)."""
+    whose results ended the turn (the call that ended it may be followed by an answered question).
+    Trailing context (a background task's notice) is read past."""
+    events = [e for e in events if e["kind"] not in CONTEXT_KINDS]
+    if not events:
+        return False
     if events[-1]["kind"] in TURN_ENDINGS:
         return True
     tools = []
