@@ -135,21 +135,32 @@
         );
       });
     }
-    // Tiles come only from the operator's tile server; when they fail the list still works.
+    // Tiles come only from the operator's tile server; when they fail the list still works. A tile
+    // may have failed before this script ran, so each is also checked through an image probe, which
+    // the browser answers from its cache when the tile did load.
     const tiles = $$(".map-tile", map);
     const notice = $(".map-tiles-failed", el);
-    tiles.forEach((tile) =>
-      tile.addEventListener("error", () => {
-        if (notice) notice.hidden = false;
-      }),
-    );
+    const failed = () => {
+      if (notice) notice.hidden = false;
+    };
+    const check = (url) => {
+      const probe = new Image();
+      probe.addEventListener("error", failed);
+      probe.src = url;
+    };
+    tiles.forEach((tile) => {
+      tile.addEventListener("error", failed);
+      check(tile.getAttribute("href"));
+    });
     const retry = $(".map-retry", el);
     if (retry) {
       retry.addEventListener("click", () => {
         notice.hidden = true;
+        const stamp = "#retry-" + Date.now();
         tiles.forEach((tile) => {
-          const href = tile.getAttribute("href");
-          tile.setAttribute("href", href.split("#")[0] + "#retry-" + Date.now());
+          const url = tile.getAttribute("href").split("#")[0] + stamp;
+          tile.setAttribute("href", url);
+          check(url);
         });
       });
     }
