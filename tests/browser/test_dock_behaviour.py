@@ -177,3 +177,44 @@ def test_drafts_are_bounded_and_the_oldest_go_first(browser: WebDriver, live_ser
     assert "ts-draft:s_other4:ts_old" in keys  # the newest old one stayed
     assert any(k.startswith(f"ts-draft:{sid}:") for k in keys)  # and so did the one being edited
     api.http.close()
+
+
+def _in_view(browser: WebDriver, selector: str) -> bool:
+    """The element's box lies inside the visible part of the window and its top is not covered."""
+    return bool(
+        browser.execute_script(
+            "const el = document.querySelector(arguments[0]); const r = el.getBoundingClientRect();"
+            "const h = window.visualViewport ? window.visualViewport.height : innerHeight;"
+            "const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 12));"
+            "return r.top >= 0 && r.bottom <= h && r.height > 0 && hit !== null"
+            " && el.contains(hit);",
+            selector,
+        )
+    )
+
+
+def test_full_height_keeps_the_focused_field_and_submit_in_view_above_a_phone_keyboard(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    browser.set_window_size(390, 844)
+    api, _, _ = _open(browser, live_server, "fields")
+    expand = browser.find_element(By.CSS_SELECTOR, "#task-surface-dock .dock-expand")
+    assert expand.is_displayed() and expand.get_attribute("aria-pressed") == "false"
+    expand.click()
+    wait_until(browser, lambda d: expand.get_attribute("aria-pressed") == "true")
+    assert expand.text == "Normal height"
+    dock = browser.find_element(By.ID, "task-surface-dock").rect
+    window_height = browser.execute_script("return innerHeight")
+    assert dock["height"] > 0.8 * window_height  # the panel has the window, not a 250 px scroll box
+    # The on-screen keyboard takes the lower 360 px: the visible viewport shrinks to 484 px.
+    browser.set_window_size(390, 484)
+    name = browser.find_element(By.CSS_SELECTOR, "#dock-f-name")
+    name.send_keys("Aurora", Keys.TAB)
+    assert _active_id(browser) == "dock-f-notes"
+    browser.switch_to.active_element.send_keys("Ships on Friday")
+    wait_until(browser, lambda d: _in_view(d, "#dock-f-notes"))
+    assert browser.find_element(By.ID, "task-surface-dock").rect["y"] < 16  # no empty band above it
+    assert _in_view(browser, "#task-surface-dock button[data-action=submit]")
+    expand.click()
+    wait_until(browser, lambda d: expand.get_attribute("aria-pressed") == "false")
+    api.http.close()
