@@ -20,7 +20,8 @@ from ..domain.question import unanswered
 from ..store import inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem
-from .claims import ClaimRegistry
+from .claims import Claims
+from .leases import Leases, LocalLeases
 from .ports import (
     InboxObserver,
     ModelBackend,
@@ -48,13 +49,14 @@ class RunnerPool:
     def __init__(
         self,
         database: Database,
-        claims: ClaimRegistry,
+        claims: Claims,
         backend: ModelBackend,
         tools: ToolRegistry,
         notifier: Notifier,
         observers: Sequence[InboxObserver] = (),
         clock: Callable[[], datetime] | None = None,
         progress: ProgressSink | None = None,
+        leases: Leases | None = None,
     ) -> None:
         from datetime import UTC
 
@@ -66,6 +68,7 @@ class RunnerPool:
         self.observers = list(observers)
         self.clock = clock or (lambda: datetime.now(UTC))
         self.progress = progress
+        self.leases: Leases = leases or LocalLeases()
         self._lock = threading.Lock()
         self._threads: dict[SessionId, threading.Thread] = {}
         self._wakeups: set[SessionId] = set()
@@ -107,7 +110,39 @@ class RunnerPool:
             return not any(t.is_alive() for t in self._threads.values())
 
     def _run(self, session_id: SessionId) -> None:
+        """Serve the session under its lease; without it, the process that holds it serves.
+
+        After letting the lease go the queue is read once more: input that arrived while this
+        runner held the lease, and whose sender therefore could not take it, is not left behind.
+        """
         while not self._stopping.is_set():
+            with self._lock:
+                self._wakeups.discard(session_id)
+            leased = self._lease(session_id)
+            if leased:
+                try:
+                    self._serve(session_id)
+                finally:
+                    self.leases.release(session_id)
+            more = leased and not self._stopping.is_set() and self._has_input(session_id)
+            with self._lock:
+                if not more and session_id not in self._wakeups:
+                    self._threads.pop(session_id, None)
+                    return
+
+    def _lease(self, session_id: SessionId) -> bool:
+        try:
+            if not self.leases.acquire(session_id):
+                return False
+            self.claims.take_over(session_id)
+            return True
+        except Exception:
+            logger.exception("taking the lease of session %s failed", session_id)
+            self.leases.release(session_id)
+            return False
+
+    def _serve(self, session_id: SessionId) -> None:
+        while not self._stopping.is_set() and self.leases.held(session_id):
             with self._lock:
                 self._wakeups.discard(session_id)
             try:
@@ -121,8 +156,15 @@ class RunnerPool:
                 logger.exception("runner for session %s failed", session_id)
             with self._lock:
                 if session_id not in self._wakeups:
-                    self._threads.pop(session_id, None)
                     return
+
+    def _has_input(self, session_id: SessionId) -> bool:
+        """Waiting input (a turn owed for another reason is found by the sweeper on PostgreSQL)."""
+        try:
+            return self._next_item(session_id) is not None
+        except Exception:
+            logger.exception("reading the queue of session %s failed", session_id)
+            return False
 
     def _next_item(self, session_id: SessionId) -> InboxItem | None:
         with self.database.read() as db:
@@ -151,7 +193,7 @@ class RunnerPool:
             self._run_turn(session_id)
 
     def _process(self, session_id: SessionId, item: InboxItem) -> None:
-        if not self.claims.try_claim(item.id, "admit"):
+        if not self.leases.held(session_id) or not self.claims.try_claim(item.id, "admit"):
             return
         # The claim is visible (pending phase `claiming`) before the queue without the row is published.
         self._notify(session_id, queue=True)
@@ -176,6 +218,10 @@ class RunnerPool:
                 if current is None:
                     reason = "removed from the queue"
                     raise _Discard
+                if not self.claims.still_mine(db, current.id):
+                    # This process lost the session's lease; the new holder admits the row.
+                    reason = "lease lost"
+                    raise _Lost
                 # A message sent instead of an answer leaves the question unanswered, in so many words,
                 # so the model's history never holds a call without its result.
                 question = log.open_question(db, session_id)
@@ -188,6 +234,8 @@ class RunnerPool:
                 )
                 inbox.delete(db, current.id)
             outcome, reason = "committed", "durable"
+        except _Lost:
+            pass
         except _Discard:
             self._drop_row(item)
         except Exception:
@@ -216,13 +264,14 @@ class RunnerPool:
         """A discard gives the input back to its owner: the row leaves the queue."""
         try:
             with self.database.write() as db:
-                inbox.delete(db, item.id)
+                if self.claims.still_mine(db, item.id):
+                    inbox.delete(db, item.id)
         except Exception:
             logger.exception("could not drop discarded inbox item %s", item.id)
 
     def _run_turn(self, session_id: SessionId) -> None:
         for _ in range(MAX_MODEL_STEPS):
-            if self._stopping.is_set():
+            if self._stopping.is_set() or not self.leases.held(session_id):
                 return
             self._gather_context(session_id)
             with self.database.read() as db:
@@ -300,6 +349,10 @@ class RunnerPool:
 
 class _Discard(Exception):
     pass
+
+
+class _Lost(Exception):
+    """The claim passed to another process: neither commit nor drop the row."""
 
 
 class _PartialText:
