@@ -14,12 +14,12 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from ..domain import turns
-from ..domain.events import NewEvent, SessionEvent, tool_call, tool_result, user_message
+from ..domain.events import NewEvent, SessionEvent, tool_call, tool_result
 from ..domain.ids import CallId, SessionId
-from ..domain.question import unanswered
 from ..store import inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem
+from . import admission
 from .claims import Claims
 from .leases import Leases, LocalLeases
 from .ports import (
@@ -28,7 +28,6 @@ from .ports import (
     ModelError,
     ModelReply,
     Notifier,
-    Outcome,
     ProgressSink,
     StreamingModelBackend,
 )
@@ -196,7 +195,7 @@ class RunnerPool:
         if not self.leases.held(session_id) or not self.claims.try_claim(item.id, "admit"):
             return
         # The claim is visible (pending phase `claiming`) before the queue without the row is published.
-        self._notify(session_id, queue=True)
+        self.notify(session_id, queue=True)
         admitted = self._admit(session_id, item)
         if admitted is None:
             return
@@ -204,70 +203,17 @@ class RunnerPool:
 
     def _admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
         """Append the message and delete the row in one transaction; report exactly one outcome."""
-        outcome: Outcome = "discarded"
-        reason = "admission failed"
-        event: SessionEvent | None = None
-        closed: list[SessionEvent] = []
-        try:
-            if self._stopping.is_set():
-                reason = "runner stopped"
-                raise _Discard
-            with self.database.write() as db:
-                # Read the row again under the write lock: an edit that won it before the claim counts.
-                current = inbox.item(db, session_id, item.id)
-                if current is None:
-                    reason = "removed from the queue"
-                    raise _Discard
-                if not self.claims.still_mine(db, current.id):
-                    # This process lost the session's lease; the new holder admits the row.
-                    reason = "lease lost"
-                    raise _Lost
-                # A message sent instead of an answer leaves the question unanswered, in so many words,
-                # so the model's history never holds a call without its result.
-                question = log.open_question(db, session_id)
-                if question is not None:
-                    went_past = NewEvent("tool/result", unanswered(question.call_id))
-                    closed.append(log.append(db, session_id, went_past, self.clock()))
-                payload = user_message(current.message_id, current.source, current.content)
-                event = log.append(
-                    db, session_id, NewEvent("user/message", payload, current.request_id), self.clock()
-                )
-                inbox.delete(db, current.id)
-            outcome, reason = "committed", "durable"
-        except _Lost:
-            pass
-        except _Discard:
-            self._drop_row(item)
-        except Exception:
-            logger.exception("admission of %s failed", item.id)
-            self._drop_row(item)
-        finally:
-            self.claims.release(item.id)
-            for observer in self.observers:
-                try:
-                    observer.outcome(item, outcome, reason)
-                except Exception:
-                    logger.exception("an inbox observer failed")
-            self._notify(session_id, events=[*closed, event] if event else (), queue=True)
-        return event
+        return admission.admit(self, session_id, item)
 
-    def _notify(
-        self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False
-    ) -> None:
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def notify(self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False) -> None:
         """Subscribers learn of changes after commit; their trouble never stops the agent."""
         try:
             self.notifier.changed(session_id, events=events, queue=queue)
         except Exception:
             logger.exception("notifying subscribers of session %s failed", session_id)
-
-    def _drop_row(self, item: InboxItem) -> None:
-        """A discard gives the input back to its owner: the row leaves the queue."""
-        try:
-            with self.database.write() as db:
-                if self.claims.still_mine(db, item.id):
-                    inbox.delete(db, item.id)
-        except Exception:
-            logger.exception("could not drop discarded inbox item %s", item.id)
 
     def _run_turn(self, session_id: SessionId) -> None:
         for _ in range(MAX_MODEL_STEPS):
@@ -344,15 +290,7 @@ class RunnerPool:
     def _append(self, session_id: SessionId, event: NewEvent) -> None:
         with self.database.write() as db:
             logged = log.append(db, session_id, event, self.clock())
-        self._notify(session_id, events=[logged])
-
-
-class _Discard(Exception):
-    pass
-
-
-class _Lost(Exception):
-    """The claim passed to another process: neither commit nor drop the row."""
+        self.notify(session_id, events=[logged])
 
 
 class _PartialText:

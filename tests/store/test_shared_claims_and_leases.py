@@ -114,6 +114,8 @@ def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the
     shared.claims.take_over(sid)  # another process took the lease meanwhile ...
     assert DatabaseClaims(shared.database, "new-holder").try_claim(row, "admit")  # ... and the row
     assert shared.runner._admit(sid, item) is None
+    # No outcome here: the new holder reports the row's one outcome when it admits it.
+    assert [r for r in shared.journal.records() if r.item_id == row] == []
     with shared.database.read() as db:
         assert [i.id for i in inbox.items(db, sid)] == [row]
         assert [e.kind for e in log.events_after(db, sid, 0)] == []
