@@ -4,6 +4,8 @@ connection, claims every process sees, and fencing of a claim that passed to ano
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -14,7 +16,7 @@ from tasksurface.domain.events import NewEvent
 from tasksurface.domain.ids import SessionId
 from tasksurface.services.container import Services
 from tasksurface.store import inbox, log
-from tasksurface.store.advisory import AdvisoryLeases, conninfo
+from tasksurface.store.advisory import AdvisoryLeases, conninfo, namespace_of
 from tasksurface.store.tables import InboxRow
 
 from ..support import wait_for
@@ -71,15 +73,29 @@ def _queued_row(services: Services) -> tuple[SessionId, str]:
     return sid, item.item.id
 
 
+@contextmanager
+def lease_elsewhere(services: Services, session_id: str) -> Iterator[AdvisoryLeases]:
+    """Another process holds the session's lease, so this one's sweeper leaves it alone."""
+    other = AdvisoryLeases(conninfo(services.database.engine), namespace_of(services.database.engine))
+    try:
+        assert other.acquire(session_id)
+        yield other
+    finally:
+        other.close()
+
+
 def test_a_claim_is_seen_by_every_process_and_a_new_lease_holder_voids_it(shared: Services) -> None:
     sid, row = _queued_row(shared)
     elsewhere = DatabaseClaims(shared.database, "another-process")
-    assert elsewhere.try_claim(row, "admit")
-    assert not shared.claims.try_claim(row, "admit")
-    assert not shared.claims.try_claim(row, "remove")
-    assert shared.claims.admitting() >= {row}
-    assert shared.sessions.queue(sid) == []  # the row is being admitted, on another process
-    shared.claims.take_over(sid)  # this process won the lease: the earlier holder is gone
+    with lease_elsewhere(shared, sid):
+        assert elsewhere.try_claim(row, "admit")
+        assert not shared.claims.try_claim(row, "admit")
+        assert not shared.claims.try_claim(row, "remove")
+        assert shared.claims.admitting() >= {row}
+        assert shared.sessions.queue(sid) == []  # the row is being admitted, on another process
+    # The other process is gone; this one's runner wins the lease (the sweeper looks every 2 s)
+    # and voids the dead holder's claim.
+    wait_for(lambda: shared.claims.purpose(row) is None, 15)
     with shared.database.write() as db:
         assert not elsewhere.still_mine(db, row)
     assert shared.claims.try_claim(row, "admit")
@@ -111,9 +127,10 @@ def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the
     with shared.database.read() as db:
         [item] = inbox.items(db, sid)
     assert shared.claims.try_claim(row, "admit")
-    shared.claims.take_over(sid)  # another process took the lease meanwhile ...
-    assert DatabaseClaims(shared.database, "new-holder").try_claim(row, "admit")  # ... and the row
-    assert shared.runner._admit(sid, item) is None
+    with lease_elsewhere(shared, sid):  # another process took the lease meanwhile ...
+        shared.claims.take_over(sid)
+        assert DatabaseClaims(shared.database, "new-holder").try_claim(row, "admit")  # ... and the row
+        assert shared.runner._admit(sid, item) is None
     # No outcome here: the new holder reports the row's one outcome when it admits it.
     assert [r for r in shared.journal.records() if r.item_id == row] == []
     with shared.database.read() as db:
