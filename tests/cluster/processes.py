@@ -26,7 +26,10 @@ class Gunicorn:
     """`gunicorn -w 1 -k gthread --threads 64 app:app` in its own process group, so a SIGKILL
     takes the arbiter and its worker at once, as a crash of the machine's process would."""
 
-    def __init__(self, database_url: str, instance_path: Path, name: str) -> None:
+    def __init__(
+        self, database_url: str, instance_path: Path, name: str, env: dict[str, str] | None = None
+    ) -> None:
+        self.extra_env = dict(env or {})
         self.database_url = database_url
         self.instance_path = instance_path
         self.name = name
@@ -43,6 +46,7 @@ class Gunicorn:
             "TASKSURFACE_INSTANCE_PATH": str(self.instance_path),
             "TASKSURFACE_SECRET_KEY": "test-secret-key",
             "TASKSURFACE_TASKS": "off",
+            **self.extra_env,
         }
         command = [GUNICORN, "-w", "1", "-k", "gthread", "--threads", "64"]
         command += ["-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "5", "app:app"]
@@ -96,12 +100,14 @@ class Gunicorn:
 
 
 @contextmanager
-def servers(database_url: str, instance_path: Path, count: int) -> Iterator[list[Gunicorn]]:
+def servers(
+    database_url: str, instance_path: Path, count: int, env: dict[str, str] | None = None
+) -> Iterator[list[Gunicorn]]:
     """`count` servers on one database; every one is stopped (or killed) at the end."""
     started: list[Gunicorn] = []
     try:
         for n in range(count):
-            started.append(Gunicorn(database_url, instance_path, f"server-{n}").start())
+            started.append(Gunicorn(database_url, instance_path, f"server-{n}", env).start())
         yield started
     finally:
         for server in started:

@@ -147,3 +147,22 @@ def test_killing_the_lease_holder_mid_claim_lets_the_other_process_admit_exactly
     # A retry lands on the survivor and gets the first answer, not a second message.
     assert api.submit(sid, surface, VALUES, submission_id) == accepted
     assert resumed_after < LEASE_LOSS_BOUND_SECONDS
+
+
+def tray_shows_completed(message: dict[str, Any]) -> bool:
+    return message.get("type") == "tasks" and any(t["status"] == "completed" for t in message["tasks"])
+
+
+def test_a_background_task_updates_the_tray_on_every_process(database_url: str, tmp_path: Path) -> None:
+    with servers(database_url, tmp_path / "instance", 2, {"TASKSURFACE_TASKS": "embedded"}) as (a, b):
+        api_a, api_b = clients(a.url, b.url)
+        sid = api_a.create_session()
+        with api_a.socket(sid) as on_a, api_b.socket(sid) as on_b:
+            for socket in (on_a, on_b):
+                socket.receive_until(lambda m: m.get("type") == "hello")
+            api_a.send(sid, '/run count {"n": 3}')
+            # The task runs on one of them; the other's socket hears of it through the database.
+            for socket in (on_a, on_b):
+                done = socket.receive_until(tray_shows_completed, 30)
+                [task] = done["tasks"]
+                assert task["label"] and done["running"] == 0
