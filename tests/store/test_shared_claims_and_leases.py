@@ -16,7 +16,13 @@ from tasksurface.domain.events import NewEvent
 from tasksurface.domain.ids import SessionId
 from tasksurface.services.container import Services
 from tasksurface.store import inbox, log
-from tasksurface.store.advisory import AdvisoryLeases, conninfo, namespace_of
+from tasksurface.store.advisory import (
+    LEASE_LOSS_BOUND_SECONDS,
+    AdvisoryLeases,
+    conninfo,
+    dedicated_connection,
+    namespace_of,
+)
 from tasksurface.store.tables import InboxRow
 
 from ..support import wait_for
@@ -78,7 +84,8 @@ def lease_elsewhere(services: Services, session_id: str) -> Iterator[AdvisoryLea
     """Another process holds the session's lease, so this one's sweeper leaves it alone."""
     other = AdvisoryLeases(conninfo(services.database.engine), namespace_of(services.database.engine))
     try:
-        assert other.acquire(session_id)
+        # This process's sweeper may hold it for a moment (it looks every 2 s): wait for the gap.
+        wait_for(lambda: other.acquire(session_id))
         yield other
     finally:
         other.close()
@@ -160,3 +167,22 @@ def test_a_subscriber_gets_log_order_from_its_cursor_whatever_the_news_says(serv
         assert second["events"] == [] and third["events"] == []
     finally:
         local.unsubscribe(subscription)
+
+
+def test_the_lease_connection_asks_postgresql_to_notice_a_dead_peer_in_bounded_time(
+    shared: Services,
+) -> None:
+    """The README's bound rests on these settings of the server's end of the connection."""
+    with dedicated_connection(conninfo(shared.database.engine)) as connection:
+        shown = {
+            name: str(connection.execute(f"SHOW {name}").fetchone()[0])  # type: ignore[index]
+            for name in ("tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count")
+        }
+        user_timeout = str(connection.execute("SHOW tcp_user_timeout").fetchone()[0])  # type: ignore[index]
+    assert shown == {
+        "tcp_keepalives_idle": "5",
+        "tcp_keepalives_interval": "2",
+        "tcp_keepalives_count": "3",
+    }
+    assert user_timeout == "12000"  # milliseconds
+    assert LEASE_LOSS_BOUND_SECONDS >= 5 + 3 * 2 and LEASE_LOSS_BOUND_SECONDS >= 12
