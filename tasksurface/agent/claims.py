@@ -1,18 +1,46 @@
-"""Process-local claims on inbox items: who is taking a row out of the queue right now.
+"""Claims on inbox items: who is taking a row out of the queue right now.
 
 The runner claims a row to admit it; a queue `remove` claims it to delete it. Whoever
-claims first wins, so a row is never both admitted and removed. Claims die with the
-process; the durable row does not, so a restart simply claims it again.
+claims first wins, so a row is never both admitted and removed. `ClaimRegistry` keeps the
+claims in the one process that serves a SQLite database: they die with it, the durable row
+does not, so a restart simply claims it again. On PostgreSQL the claims live on the rows
+(`store.claims.DatabaseClaims`), so every process sees them.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Literal
+from contextlib import AbstractContextManager, contextmanager
+from typing import Literal, Protocol
+
+import sqlalchemy.orm as so
 
 Purpose = Literal["admit", "remove"]
+
+
+class Claims(Protocol):
+    """What the runner and the services need of claims, wherever they are kept."""
+
+    def try_claim(self, item_id: str, purpose: Purpose) -> bool: ...
+
+    def release(self, item_id: str) -> None: ...
+
+    def purpose(self, item_id: str) -> Purpose | None: ...
+
+    def admitting(self) -> frozenset[str]: ...
+
+    def claimed(self) -> frozenset[str]: ...
+
+    def holding(self, item_id: str, purpose: Purpose) -> AbstractContextManager[bool]: ...
+
+    def still_mine(self, db: so.Session, item_id: str) -> bool:
+        """Inside a write transaction: whether this process's claim on the row still stands."""
+        ...
+
+    def take_over(self, session_id: str) -> None:
+        """Right after winning a session's lease: admission claims of an earlier holder are void."""
+        ...
 
 
 class ClaimRegistry:
@@ -53,3 +81,10 @@ class ClaimRegistry:
         finally:
             if won:
                 self.release(item_id)
+
+    def still_mine(self, db: so.Session, item_id: str) -> bool:
+        """One process: nobody else can have taken the claim."""
+        return True
+
+    def take_over(self, session_id: str) -> None:
+        """One process: there is no earlier holder."""

@@ -14,20 +14,20 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from ..domain import turns
-from ..domain.events import NewEvent, SessionEvent, tool_call, tool_result, user_message
+from ..domain.events import NewEvent, SessionEvent, tool_call, tool_result
 from ..domain.ids import CallId, SessionId
-from ..domain.question import unanswered
 from ..store import inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem
-from .claims import ClaimRegistry
+from . import admission
+from .claims import Claims
+from .leases import Leases, LocalLeases
 from .ports import (
     InboxObserver,
     ModelBackend,
     ModelError,
     ModelReply,
     Notifier,
-    Outcome,
     ProgressSink,
     StreamingModelBackend,
 )
@@ -48,13 +48,14 @@ class RunnerPool:
     def __init__(
         self,
         database: Database,
-        claims: ClaimRegistry,
+        claims: Claims,
         backend: ModelBackend,
         tools: ToolRegistry,
         notifier: Notifier,
         observers: Sequence[InboxObserver] = (),
         clock: Callable[[], datetime] | None = None,
         progress: ProgressSink | None = None,
+        leases: Leases | None = None,
     ) -> None:
         from datetime import UTC
 
@@ -66,6 +67,7 @@ class RunnerPool:
         self.observers = list(observers)
         self.clock = clock or (lambda: datetime.now(UTC))
         self.progress = progress
+        self.leases: Leases = leases or LocalLeases()
         self._lock = threading.Lock()
         self._threads: dict[SessionId, threading.Thread] = {}
         self._wakeups: set[SessionId] = set()
@@ -107,7 +109,39 @@ class RunnerPool:
             return not any(t.is_alive() for t in self._threads.values())
 
     def _run(self, session_id: SessionId) -> None:
+        """Serve the session under its lease; without it, the process that holds it serves.
+
+        After letting the lease go the queue is read once more: input that arrived while this
+        runner held the lease, and whose sender therefore could not take it, is not left behind.
+        """
         while not self._stopping.is_set():
+            with self._lock:
+                self._wakeups.discard(session_id)
+            leased = self._lease(session_id)
+            if leased:
+                try:
+                    self._serve(session_id)
+                finally:
+                    self.leases.release(session_id)
+            more = leased and not self._stopping.is_set() and self._has_input(session_id)
+            with self._lock:
+                if not more and session_id not in self._wakeups:
+                    self._threads.pop(session_id, None)
+                    return
+
+    def _lease(self, session_id: SessionId) -> bool:
+        try:
+            if not self.leases.acquire(session_id):
+                return False
+            self.claims.take_over(session_id)
+            return True
+        except Exception:
+            logger.exception("taking the lease of session %s failed", session_id)
+            self.leases.release(session_id)
+            return False
+
+    def _serve(self, session_id: SessionId) -> None:
+        while not self._stopping.is_set() and self.leases.held(session_id):
             with self._lock:
                 self._wakeups.discard(session_id)
             try:
@@ -121,8 +155,15 @@ class RunnerPool:
                 logger.exception("runner for session %s failed", session_id)
             with self._lock:
                 if session_id not in self._wakeups:
-                    self._threads.pop(session_id, None)
                     return
+
+    def _has_input(self, session_id: SessionId) -> bool:
+        """Waiting input (a turn owed for another reason is found by the sweeper on PostgreSQL)."""
+        try:
+            return self._next_item(session_id) is not None
+        except Exception:
+            logger.exception("reading the queue of session %s failed", session_id)
+            return False
 
     def _next_item(self, session_id: SessionId) -> InboxItem | None:
         with self.database.read() as db:
@@ -151,10 +192,10 @@ class RunnerPool:
             self._run_turn(session_id)
 
     def _process(self, session_id: SessionId, item: InboxItem) -> None:
-        if not self.claims.try_claim(item.id, "admit"):
+        if not self.leases.held(session_id) or not self.claims.try_claim(item.id, "admit"):
             return
         # The claim is visible (pending phase `claiming`) before the queue without the row is published.
-        self._notify(session_id, queue=True)
+        self.notify(session_id, queue=True)
         admitted = self._admit(session_id, item)
         if admitted is None:
             return
@@ -162,67 +203,21 @@ class RunnerPool:
 
     def _admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
         """Append the message and delete the row in one transaction; report exactly one outcome."""
-        outcome: Outcome = "discarded"
-        reason = "admission failed"
-        event: SessionEvent | None = None
-        closed: list[SessionEvent] = []
-        try:
-            if self._stopping.is_set():
-                reason = "runner stopped"
-                raise _Discard
-            with self.database.write() as db:
-                # Read the row again under the write lock: an edit that won it before the claim counts.
-                current = inbox.item(db, session_id, item.id)
-                if current is None:
-                    reason = "removed from the queue"
-                    raise _Discard
-                # A message sent instead of an answer leaves the question unanswered, in so many words,
-                # so the model's history never holds a call without its result.
-                question = log.open_question(db, session_id)
-                if question is not None:
-                    went_past = NewEvent("tool/result", unanswered(question.call_id))
-                    closed.append(log.append(db, session_id, went_past, self.clock()))
-                payload = user_message(current.message_id, current.source, current.content)
-                event = log.append(
-                    db, session_id, NewEvent("user/message", payload, current.request_id), self.clock()
-                )
-                inbox.delete(db, current.id)
-            outcome, reason = "committed", "durable"
-        except _Discard:
-            self._drop_row(item)
-        except Exception:
-            logger.exception("admission of %s failed", item.id)
-            self._drop_row(item)
-        finally:
-            self.claims.release(item.id)
-            for observer in self.observers:
-                try:
-                    observer.outcome(item, outcome, reason)
-                except Exception:
-                    logger.exception("an inbox observer failed")
-            self._notify(session_id, events=[*closed, event] if event else (), queue=True)
-        return event
+        return admission.admit(self, session_id, item)
 
-    def _notify(
-        self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False
-    ) -> None:
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def notify(self, session_id: SessionId, events: Sequence[SessionEvent] = (), queue: bool = False) -> None:
         """Subscribers learn of changes after commit; their trouble never stops the agent."""
         try:
             self.notifier.changed(session_id, events=events, queue=queue)
         except Exception:
             logger.exception("notifying subscribers of session %s failed", session_id)
 
-    def _drop_row(self, item: InboxItem) -> None:
-        """A discard gives the input back to its owner: the row leaves the queue."""
-        try:
-            with self.database.write() as db:
-                inbox.delete(db, item.id)
-        except Exception:
-            logger.exception("could not drop discarded inbox item %s", item.id)
-
     def _run_turn(self, session_id: SessionId) -> None:
         for _ in range(MAX_MODEL_STEPS):
-            if self._stopping.is_set():
+            if self._stopping.is_set() or not self.leases.held(session_id):
                 return
             self._gather_context(session_id)
             with self.database.read() as db:
@@ -295,11 +290,7 @@ class RunnerPool:
     def _append(self, session_id: SessionId, event: NewEvent) -> None:
         with self.database.write() as db:
             logged = log.append(db, session_id, event, self.clock())
-        self._notify(session_id, events=[logged])
-
-
-class _Discard(Exception):
-    pass
+        self.notify(session_id, events=[logged])
 
 
 class _PartialText:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from ..agent.claims import ClaimRegistry
+from ..agent.claims import ClaimRegistry, Claims
 from ..agent.ports import ModelBackend, Notifier, ProgressSink
 from ..agent.runner import RunnerPool
 from ..agent.tools import ToolRegistry
@@ -24,6 +24,7 @@ from ..tools.delegate_task import DelegateTask
 from ..tools.run_command import RunCommand
 from ..tools.show_task_surface import ShowTaskSurface
 from ..tools.tasks import TaskKill, TaskList, TaskOutput
+from .cluster import Cluster, apply_remote_change, build_cluster, is_shared, resync
 from .outcomes import OutcomeJournal
 from .panel_actions import PanelActionService
 from .questions import QuestionService
@@ -35,7 +36,7 @@ from .task_surface import TaskSurfaceService
 class Services:
     settings: Settings
     database: Database
-    claims: ClaimRegistry
+    claims: Claims
     journal: OutcomeJournal
     runner: RunnerPool
     sessions: SessionService
@@ -43,19 +44,27 @@ class Services:
     questions: QuestionService
     actions: PanelActionService
     tasks: WebTasks | None
+    cluster: Cluster | None = None
+    """Set on PostgreSQL, which several processes may serve at once."""
 
     def start(self) -> None:
         """Take up durable inbox rows and half-done turns left by an earlier process."""
         if self.tasks is not None:
             self.tasks.start()
+        if self.cluster is not None:
+            self.cluster.start(self.runner.wake_all_with_work)
         self.runner.wake_all_with_work()
 
     def stop(self) -> None:
         if self.tasks is not None:
             self.tasks.stop_waits()
+        if self.cluster is not None:
+            self.cluster.stop()
         self.runner.stop()
         if self.tasks is not None:
             self.tasks.stop()
+        if self.cluster is not None:
+            self.cluster.close()
         self.database.dispose()
 
 
@@ -126,7 +135,17 @@ def build_services(
     except Exception:
         database.dispose()
         raise
-    claims = ClaimRegistry()
+    claims: Claims = ClaimRegistry()
+    cluster = None
+    if is_shared(database):
+        local = notifier
+        cluster = build_cluster(
+            database,
+            local,
+            lambda change: apply_remote_change(local, runner, change),
+            lambda: resync(local, runner),
+        )
+        notifier, claims = cluster.notifier, cluster.claims
     journal = OutcomeJournal()
     # A notifier that can also show work in progress (the push hub) gets the streamed text.
     progress = notifier if isinstance(notifier, ProgressSink) else None
@@ -136,7 +155,15 @@ def build_services(
             settings, database, backend, notifier, lambda s: runner.wake(s), clock, declared
         )
     runner = RunnerPool(
-        database, claims, backend, build_tools(settings, tasks), notifier, [journal], clock, progress
+        database,
+        claims,
+        backend,
+        build_tools(settings, tasks),
+        notifier,
+        [journal],
+        clock,
+        progress,
+        cluster.leases if cluster else None,
     )
     if tasks is not None:
         runner.context_sources.append(tasks.service.deliver_notices)
@@ -147,5 +174,5 @@ def build_services(
     questions = QuestionService(database, notifier, runner.wake, clock)
     actions = PanelActionService(surfaces, database, claims, notifier, runner.wake, clock, (journal,))
     return Services(
-        settings, database, claims, journal, runner, sessions, surfaces, questions, actions, tasks
+        settings, database, claims, journal, runner, sessions, surfaces, questions, actions, tasks, cluster
     )

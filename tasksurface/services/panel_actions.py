@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from ..agent.claims import ClaimRegistry
+from ..agent.claims import Claims
 from ..agent.ports import InboxObserver, Notifier
 from ..domain import strict_json
 from ..domain.events import ActionCorrelation, read_action, text_content, user_source
@@ -50,7 +50,7 @@ class PanelActionService:
         self,
         surfaces: TaskSurfaceService,
         database: Database,
-        claims: ClaimRegistry,
+        claims: Claims,
         notifier: Notifier,
         wake: Callable[[SessionId], None],
         clock: Callable[[], datetime],

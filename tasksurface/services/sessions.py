@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from ..agent.claims import ClaimRegistry
+from ..agent.claims import Claims
 from ..agent.ports import InboxObserver, Notifier
 from ..domain.events import (
     SessionEvent,
@@ -66,7 +66,7 @@ class SessionService:
     def __init__(
         self,
         database: Database,
-        claims: ClaimRegistry,
+        claims: Claims,
         notifier: Notifier,
         wake: Callable[[SessionId], None],
         clock: Callable[[], datetime],
@@ -153,10 +153,11 @@ class SessionService:
 
     def queue(self, session_id: SessionId) -> list[QueuedMessage]:
         """Waiting input; a row the runner has claimed has left the queue."""
+        admitting = self.claims.admitting()  # before the rows: a claim is released after its commit
         with self.database.read() as db:
             self._get(db, session_id)
             items = inbox.items(db, session_id)
-        return [QueuedMessage(i) for i in items if self.claims.purpose(i.id) != "admit"]
+        return [QueuedMessage(i) for i in items if i.id not in admitting]
 
     def queue_action(self, session_id: SessionId, item_id: str, action: str, text: object = None) -> None:
         if action not in ("edit", "steer", "remove"):

@@ -14,7 +14,7 @@ from typing import Any
 
 import sqlalchemy.orm as so
 
-from ..agent.claims import ClaimRegistry
+from ..agent.claims import Claims
 from ..agent.ports import Notifier
 from ..domain import strict_json
 from ..domain.events import (
@@ -93,7 +93,7 @@ class TaskSurfaceService:
     def __init__(
         self,
         database: Database,
-        claims: ClaimRegistry,
+        claims: Claims,
         notifier: Notifier,
         wake: Callable[[SessionId], None],
         clock: Callable[[], datetime],

@@ -80,4 +80,9 @@ def check_schema_current(engine: sa.Engine) -> None:
 
 def upgrade_to_head(engine: sa.Engine) -> None:
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Processes that start together upgrade one at a time; the later ones find the head.
+            connection.exec_driver_sql(
+                "SELECT pg_advisory_xact_lock(hashtext('tasksurface.migrate.' || current_schema()))"
+            )
         command.upgrade(alembic_config(connection), "head")

@@ -112,6 +112,12 @@ class InboxRow(Base):
     """Set for a Task Surface submission: at most one pending submission per surface of a session
     (a fork shares its origin's surface ids, so the session is part of the key)."""
     created_at: so.Mapped[datetime]
+    claim: so.Mapped[str | None] = so.mapped_column(sa.String(8))
+    """`admit` or `remove` while a process takes the row out of the queue (PostgreSQL only: on
+    SQLite the one process keeps its claims in memory)."""
+    claimed_by: so.Mapped[str | None] = so.mapped_column(sa.String(64))
+    """The claiming process's token, so a claim it lost cannot be acted on."""
+    claimed_at: so.Mapped[datetime | None]
 
 
 class TaskRow(Base):

@@ -1,7 +1,10 @@
 """Live updates: every committed change of a session is pushed to its websocket subscribers.
 
 Messages for one session are built and queued under that session's lock, each from a
-fresh read, so the last message a subscriber gets always shows the latest state.
+fresh read, so the last message a subscriber gets always shows the latest state. Events
+are read from the log after each subscriber's own cursor, never taken from the caller:
+whichever process committed them, and in whatever order the news arrives, a subscriber gets
+log order with no gap and no repeat.
 """
 
 from __future__ import annotations
@@ -25,11 +28,15 @@ if TYPE_CHECKING:
     from ..services.container import Services
 
 MAX_BACKLOG = 1000
+MAX_PUSH_EVENTS = 200
+"""A subscriber further behind than this reloads instead (as a hello would tell it to)."""
 
 
 class Subscription:
-    def __init__(self, session_id: SessionId) -> None:
+    def __init__(self, session_id: SessionId, after: int = 0) -> None:
         self.session_id = session_id
+        self.cursor = after
+        """The last seq this subscriber was sent (or had before it subscribed)."""
         self.language = "en"
         """The page's language, for messages rendered per subscriber (the task tray's)."""
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue(MAX_BACKLOG)
@@ -56,8 +63,8 @@ class PushHub:
         self._app = app
         self._services = services
 
-    def subscribe(self, session_id: SessionId) -> Subscription:
-        subscription = Subscription(session_id)
+    def subscribe(self, session_id: SessionId, after: int = 0) -> Subscription:
+        subscription = Subscription(session_id, after)
         if self._services is not None and session_id not in self._last_active:
             self._last_active[session_id] = self._services.surfaces.state(session_id).active
         with self._lock:
@@ -72,6 +79,17 @@ class PushHub:
                 if not subscribers:
                     del self._subscribers[subscription.session_id]
 
+    def seen(self, subscription: Subscription, seq: int) -> None:
+        """The subscriber got events up to `seq` some other way (its hello)."""
+        with self._lock:
+            session_lock = self._session_locks[subscription.session_id]
+        with session_lock:
+            subscription.cursor = max(subscription.cursor, seq)
+
+    def watched(self) -> list[SessionId]:
+        with self._lock:
+            return list(self._subscribers)
+
     def subscriber_count(self, session_id: SessionId) -> int:
         with self._lock:
             return len(self._subscribers.get(session_id, ()))
@@ -83,6 +101,7 @@ class PushHub:
         queue: bool = False,
         reset: bool = False,
     ) -> None:
+        """`events` only says that some were committed: each subscriber reads its own from the log."""
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
@@ -90,9 +109,26 @@ class PushHub:
             return
         # A bare request context lets partials build the same relative URLs a page does.
         with session_lock, self._app.test_request_context("/"):
-            message = self._message(self._services, session_id, events, queue, reset)
+            if reset:
+                self._last_active.pop(session_id, None)
+                for subscription in subscribers:
+                    subscription.put({"type": "reset"})
+                return
+            shared = self._message(self._services, session_id, queue)
+            by_cursor: dict[int, list[Subscription]] = defaultdict(list)
             for subscription in subscribers:
-                subscription.put(message)
+                by_cursor[subscription.cursor].append(subscription)
+            for cursor, group in by_cursor.items():
+                with self._services.database.read() as db:
+                    fresh = log.events_after(db, session_id, cursor, MAX_PUSH_EVENTS + 1)
+                if len(fresh) > MAX_PUSH_EVENTS:
+                    message: dict[str, Any] = {"type": "reset"}
+                else:
+                    events_part = views.wire_events(self._services, session_id, fresh)
+                    message = {**shared, "events": events_part}
+                for subscription in group:
+                    subscription.cursor = fresh[-1].seq if fresh else cursor
+                    subscription.put(message)
 
     def publish(self, session_id: SessionId, build: Callable[[str], dict[str, Any]]) -> None:
         """A message built elsewhere (the task tray's) once per language of the subscribers, in
@@ -119,24 +155,14 @@ class PushHub:
             for subscription in subscribers:
                 subscription.put({"type": "partial", "text": text})
 
-    def _message(
-        self,
-        services: Services,
-        session_id: SessionId,
-        events: Sequence[SessionEvent],
-        queue: bool,
-        reset: bool,
-    ) -> dict[str, Any]:
-        if reset:
-            self._last_active.pop(session_id, None)
-            return {"type": "reset"}
+    def _message(self, services: Services, session_id: SessionId, queue: bool) -> dict[str, Any]:
+        """What every subscriber of the session gets alike; the events are added per cursor."""
         # The queue is read before the surface state: a claim precedes the queue without its
         # row, so a message never shows that queue beside a `queued` phase.
         queue_snapshot = queue_message(services, session_id) if queue else None
         state = services.surfaces.state(session_id)
         message: dict[str, Any] = {
             "type": "change",
-            "events": views.wire_events(services, session_id, [e for e in events if e is not None]),
             "taskSurface": state.to_wire(),
             **views.question_message(services, session_id, fresh_id()),
         }

@@ -1,0 +1,91 @@
+"""Admission: the one transaction that turns a claimed inbox row into a logged user message.
+
+Every claimed row ends in exactly one terminal outcome, reported to the runner's observers:
+`committed` when its `user/message` is durable, `discarded` otherwise (the row is dropped,
+so its owner gets the input back). A claim that passed to another process (the lease was
+lost) ends here with neither: the new holder admits the row and reports its outcome.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from ..domain.events import NewEvent, SessionEvent, user_message
+from ..domain.ids import SessionId
+from ..domain.question import unanswered
+from ..store import inbox, log
+from ..store.records import InboxItem
+from .ports import Outcome
+
+if TYPE_CHECKING:
+    from .runner import RunnerPool
+
+logger = logging.getLogger(__name__)
+
+
+class _Discard(Exception):
+    pass
+
+
+class _Lost(Exception):
+    """The claim passed to another process: neither commit nor drop the row."""
+
+
+def admit(pool: RunnerPool, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
+    outcome: Outcome = "discarded"
+    reason = "admission failed"
+    event: SessionEvent | None = None
+    closed: list[SessionEvent] = []
+    lost = False
+    try:
+        if pool.stopping():
+            reason = "runner stopped"
+            raise _Discard
+        with pool.database.write() as db:
+            # Read the row again under the write lock: an edit that won it before the claim counts.
+            current = inbox.item(db, session_id, item.id)
+            if current is None:
+                reason = "removed from the queue"
+                raise _Discard
+            if not pool.claims.still_mine(db, current.id):
+                raise _Lost
+            # A message sent instead of an answer leaves the question unanswered, in so many words,
+            # so the model's history never holds a call without its result.
+            question = log.open_question(db, session_id)
+            if question is not None:
+                went_past = NewEvent("tool/result", unanswered(question.call_id))
+                closed.append(log.append(db, session_id, went_past, pool.clock()))
+            payload = user_message(current.message_id, current.source, current.content)
+            event = log.append(
+                db, session_id, NewEvent("user/message", payload, current.request_id), pool.clock()
+            )
+            inbox.delete(db, current.id)
+        outcome, reason = "committed", "durable"
+    except _Lost:
+        lost = True
+        logger.warning("the claim on %s passed to another process; it admits the row", item.id)
+    except _Discard:
+        drop_row(pool, item)
+    except Exception:
+        logger.exception("admission of %s failed", item.id)
+        drop_row(pool, item)
+    finally:
+        pool.claims.release(item.id)
+        for observer in () if lost else pool.observers:
+            try:
+                observer.outcome(item, outcome, reason)
+            except Exception:
+                logger.exception("an inbox observer failed")
+        pool.notify(session_id, events=[*closed, event] if event else (), queue=True)
+    return event
+
+
+def drop_row(pool: RunnerPool, item: InboxItem) -> None:
+    """A discard gives the input back to its owner: the row leaves the queue (if still ours)."""
+    try:
+        with pool.database.write() as db:
+            if pool.claims.still_mine(db, item.id):
+                inbox.delete(db, item.id)
+    except Exception:
+        logger.exception("could not drop discarded inbox item %s", item.id)

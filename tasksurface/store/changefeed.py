@@ -1,0 +1,117 @@
+"""Changes of sessions announced to every process through PostgreSQL LISTEN/NOTIFY.
+
+A notification only says *which* session changed, up to which seq, and whether its queue
+did: each process then reads the log after each socket's own cursor, so a socket sees log
+order with no gap and no duplicate even when notifications are merged, late or lost (after
+a reconnect every watched session is read again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+import sqlalchemy as sa
+
+from .advisory import dedicated_connection
+
+logger = logging.getLogger(__name__)
+
+RECONNECT_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Change:
+    session_id: str
+    cursor: int | None
+    """The latest seq the sender committed, when it appended events."""
+    queue: bool
+    reset: bool
+
+
+def channel_of(namespace: str) -> str:
+    return "tasksurface_" + hashlib.blake2b(namespace.encode(), digest_size=8).hexdigest()
+
+
+class ChangeFeed:
+    def __init__(
+        self,
+        engine: sa.Engine,
+        info: str,
+        namespace: str,
+        origin: str,
+        on_change: Callable[[Change], None],
+        on_resync: Callable[[], None],
+    ) -> None:
+        self.engine = engine
+        self.info = info
+        self.channel = channel_of(namespace)
+        self.origin = origin
+        self.on_change = on_change
+        self.on_resync = on_resync
+        """Called after (re)connecting: anything may have changed while nobody listened."""
+        self.listening = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="change-feed", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def publish(self, change: Change) -> None:
+        """After the change committed; other processes get it, this one already pushed it."""
+        payload = {
+            "o": self.origin,
+            "s": change.session_id,
+            "c": change.cursor,
+            "q": change.queue,
+            "r": change.reset,
+        }
+        with self.engine.connect() as connection:
+            connection.execute(
+                sa.text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": self.channel, "payload": json.dumps(payload, separators=(",", ":"))},
+            )
+            connection.commit()
+
+    def _listen(self) -> None:
+        first = True
+        while not self._stop.is_set():
+            try:
+                with dedicated_connection(self.info) as connection:
+                    connection.execute(f'LISTEN "{self.channel}"')
+                    self.listening.set()
+                    if not first:
+                        self.on_resync()
+                    first = False
+                    while not self._stop.is_set():
+                        for notice in connection.notifies(timeout=1.0):
+                            self._deliver(notice.payload)
+            except psycopg.Error:
+                self.listening.clear()
+                logger.warning("the change feed connection was lost; reconnecting")
+                first = False
+                self._stop.wait(RECONNECT_SECONDS)
+
+    def _deliver(self, payload: str) -> None:
+        try:
+            found: Any = json.loads(payload)
+            if found.get("o") == self.origin:
+                return
+            change = Change(str(found["s"]), found.get("c"), bool(found.get("q")), bool(found.get("r")))
+        except (ValueError, KeyError, AttributeError):
+            logger.warning("ignoring a malformed change notification")
+            return
+        try:
+            self.on_change(change)
+        except Exception:
+            logger.exception("applying a change of session %s failed", change.session_id)

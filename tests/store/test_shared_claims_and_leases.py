@@ -1,0 +1,188 @@
+"""What several processes rely on in PostgreSQL: exclusive leases that die with their
+connection, claims every process sees, and fencing of a claim that passed to another."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+
+from tasksurface.agent.shared_claims import DatabaseClaims
+from tasksurface.domain.events import NewEvent
+from tasksurface.domain.ids import SessionId
+from tasksurface.services.container import Services
+from tasksurface.store import inbox, log
+from tasksurface.store.advisory import (
+    LEASE_LOSS_BOUND_SECONDS,
+    AdvisoryLeases,
+    conninfo,
+    dedicated_connection,
+    namespace_of,
+)
+from tasksurface.store.tables import InboxRow
+
+from ..support import wait_for
+
+
+@pytest.fixture
+def shared(services: Services, database_url: str) -> Services:
+    if not database_url.startswith("postgres"):
+        pytest.skip("SQLite is served by one process: its claims and leases stay in memory")
+    return services
+
+
+def leases_pair(services: Services) -> tuple[AdvisoryLeases, AdvisoryLeases]:
+    namespace = "test-" + secrets.token_hex(6)
+    info = conninfo(services.database.engine)
+    return AdvisoryLeases(info, namespace), AdvisoryLeases(info, namespace)
+
+
+def test_a_lease_is_held_by_one_process_at_a_time(shared: Services) -> None:
+    first, second = leases_pair(shared)
+    try:
+        assert first.acquire("s_one") and first.held("s_one")
+        assert not second.acquire("s_one")
+        assert second.acquire("s_two")  # another session's lease is its own
+        first.release("s_one")
+        assert not first.held("s_one")
+        assert second.acquire("s_one")
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_lease_dies_with_its_connection_and_its_holder_learns_it(shared: Services) -> None:
+    first, second = leases_pair(shared)
+    first.start()
+    try:
+        assert first.acquire("s_one")
+        assert first._connection is not None
+        pid = first._connection.info.backend_pid
+        with shared.database.engine.connect() as admin:  # as PostgreSQL does with a dead peer
+            admin.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        wait_for(lambda: second.acquire("s_one"))
+        wait_for(lambda: not first.held("s_one"))  # the heartbeat found the connection gone
+        assert not first.acquire("s_one")  # it reconnects, and the lease is someone else's now
+    finally:
+        first.close()
+        second.close()
+
+
+def _queued_row(services: Services) -> tuple[SessionId, str]:
+    sid = services.sessions.create()
+    services.sessions.set_paused(sid, True)
+    item = services.sessions.send(sid, "waiting")
+    return sid, item.item.id
+
+
+@contextmanager
+def lease_elsewhere(services: Services, session_id: str) -> Iterator[AdvisoryLeases]:
+    """Another process holds the session's lease, so this one's sweeper leaves it alone."""
+    other = AdvisoryLeases(conninfo(services.database.engine), namespace_of(services.database.engine))
+    try:
+        # This process's sweeper may hold it for a moment (it looks every 2 s): wait for the gap.
+        wait_for(lambda: other.acquire(session_id))
+        yield other
+    finally:
+        other.close()
+
+
+def test_a_claim_is_seen_by_every_process_and_a_new_lease_holder_voids_it(shared: Services) -> None:
+    sid, row = _queued_row(shared)
+    elsewhere = DatabaseClaims(shared.database, "another-process")
+    with lease_elsewhere(shared, sid):
+        assert elsewhere.try_claim(row, "admit")
+        assert not shared.claims.try_claim(row, "admit")
+        assert not shared.claims.try_claim(row, "remove")
+        assert shared.claims.admitting() >= {row}
+        assert shared.sessions.queue(sid) == []  # the row is being admitted, on another process
+    # The other process is gone; this one's runner wins the lease (the sweeper looks every 2 s)
+    # and voids the dead holder's claim.
+    wait_for(lambda: shared.claims.purpose(row) is None, 15)
+    with shared.database.write() as db:
+        assert not elsewhere.still_mine(db, row)
+    assert shared.claims.try_claim(row, "admit")
+    with shared.database.write() as db:
+        assert shared.claims.still_mine(db, row)
+    shared.claims.release(row)
+    assert shared.claims.purpose(row) is None
+
+
+def test_a_removal_claim_left_by_a_dead_process_expires(shared: Services) -> None:
+    _, row = _queued_row(shared)
+    elsewhere = DatabaseClaims(shared.database, "another-process")
+    assert elsewhere.try_claim(row, "remove")
+    assert not shared.claims.try_claim(row, "admit")
+    with shared.database.write() as db:
+        db.execute(
+            sa.update(InboxRow)
+            .where(InboxRow.id == row)
+            .values(claimed_at=sa.func.now() - sa.text("interval '31 seconds'"))
+        )
+    assert row not in shared.claims.claimed()
+    assert shared.claims.try_claim(row, "admit")
+
+
+def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the_row(
+    shared: Services,
+) -> None:
+    sid, row = _queued_row(shared)
+    with shared.database.read() as db:
+        [item] = inbox.items(db, sid)
+    assert shared.claims.try_claim(row, "admit")
+    with lease_elsewhere(shared, sid):  # another process took the lease meanwhile ...
+        shared.claims.take_over(sid)
+        assert DatabaseClaims(shared.database, "new-holder").try_claim(row, "admit")  # ... and the row
+        assert shared.runner._admit(sid, item) is None
+    # No outcome here: the new holder reports the row's one outcome when it admits it.
+    assert [r for r in shared.journal.records() if r.item_id == row] == []
+    with shared.database.read() as db:
+        assert [i.id for i in inbox.items(db, sid)] == [row]
+        assert [e.kind for e in log.events_after(db, sid, 0)] == []
+
+
+def test_a_subscriber_gets_log_order_from_its_cursor_whatever_the_news_says(services: Services) -> None:
+    """Notices may arrive late, merged or out of order (from other processes): the socket reads
+    the log after its own cursor, so it sees every event once, in order."""
+    hub = services.runner.notifier
+    local = getattr(hub, "local", hub)  # the process's own push hub
+    sid = services.sessions.create()
+    subscription = local.subscribe(sid, 0)
+    try:
+        logged = []
+        for n in range(3):
+            with services.database.write() as db:
+                logged.append(
+                    log.append(db, sid, NewEvent("assistant/message", {"text": f"{n}"}), datetime.now(UTC))
+                )
+        local.changed(sid, events=[logged[2]])  # the last one's news comes first
+        local.changed(sid, events=[logged[0]])  # the first one's comes late
+        local.changed(sid, queue=True)  # and a change that names no events
+        first, second, third = (subscription.messages.get(timeout=5) for _ in range(3))
+        assert [e["seq"] for e in first["events"]] == [e.seq for e in logged]
+        assert second["events"] == [] and third["events"] == []
+    finally:
+        local.unsubscribe(subscription)
+
+
+def test_the_lease_connection_asks_postgresql_to_notice_a_dead_peer_in_bounded_time(
+    shared: Services,
+) -> None:
+    """The README's bound rests on these settings of the server's end of the connection."""
+    with dedicated_connection(conninfo(shared.database.engine)) as connection:
+        shown = {
+            name: str(connection.execute(f"SHOW {name}").fetchone()[0])  # type: ignore[index]
+            for name in ("tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count")
+        }
+        user_timeout = str(connection.execute("SHOW tcp_user_timeout").fetchone()[0])  # type: ignore[index]
+    assert shown == {
+        "tcp_keepalives_idle": "5",
+        "tcp_keepalives_interval": "2",
+        "tcp_keepalives_count": "3",
+    }
+    assert user_timeout == "12000"  # milliseconds
+    assert LEASE_LOSS_BOUND_SECONDS >= 5 + 3 * 2 and LEASE_LOSS_BOUND_SECONDS >= 12
