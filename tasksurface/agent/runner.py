@@ -95,6 +95,10 @@ class RunnerPool:
         for session_id in sorted(sessions):
             self.wake(session_id)
 
+    def stop_claiming(self) -> None:
+        """A stopping process takes no new inbox rows; what it has not admitted stays queued."""
+        self._stopping.set()
+
     def stop(self, timeout: float = 10.0) -> None:
         self._stopping.set()
         with self._lock:
@@ -189,7 +193,8 @@ class RunnerPool:
                 inbox.delete(db, current.id)
             outcome, reason = "committed", "durable"
         except _Discard:
-            self._drop_row(item)
+            if not self._stopping.is_set():  # a stopping process leaves the row for the next one
+                self._drop_row(item)
         except Exception:
             logger.exception("admission of %s failed", item.id)
             self._drop_row(item)

@@ -78,6 +78,12 @@ def check_schema_current(engine: sa.Engine) -> None:
         )
 
 
+MIGRATION_LOCK = 7_361_042_519
+"""PostgreSQL advisory lock key: processes starting together upgrade one after the other."""
+
+
 def upgrade_to_head(engine: sa.Engine) -> None:
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # held until this transaction ends
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         command.upgrade(alembic_config(connection), "head")
