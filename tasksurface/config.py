@@ -103,6 +103,19 @@ class Settings(BaseSettings):
     celery_queue: str = Field("tasksurface", pattern=r"^[A-Za-z0-9_.-]{1,100}$")
     """The queue workers take tasks from; also the prefix of every Redis key, so deployments can share one."""
 
+    port: int = Field(8000, ge=1, le=65535, validation_alias=AliasChoices("PORT", "port"))
+    """The port the production server listens on."""
+    web_concurrency: int = Field(
+        1, ge=1, le=64, validation_alias=AliasChoices("WEB_CONCURRENCY", "web_concurrency")
+    )
+    """Server processes of one production server; more than one needs PostgreSQL."""
+    web_threads: int = Field(1000, ge=4, le=10_000)
+    """Threads per server process: every open page holds one for its websocket."""
+    shutdown_grace: int = Field(30, gt=0, le=3600)
+    """Seconds a stopping server process gives requests in flight before it exits."""
+    bind_host: str = Field("127.0.0.1", min_length=1, max_length=255)
+    """The address the production server listens on (`0.0.0.0` for every interface)."""
+
     @model_validator(mode="after")
     def _wait_within_maximum(self) -> Settings:
         if self.task_wait_timeout_ms > self.task_max_wait_timeout_ms:

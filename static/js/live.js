@@ -1,5 +1,6 @@
 // Live updates: one websocket per tab, reconnecting with backoff from the last seq it has seen.
-// Every pushed message goes to the page's bus; a reset reloads the page from the log.
+// Every pushed message goes to the page's bus; a reset reloads the page from the log. A server
+// process that stops closes with 1012 and the page comes back at once, to whichever process answers.
 (function () {
   "use strict";
 
@@ -7,6 +8,7 @@
   if (!page) return;
   const connection = page.$("#connection");
   let retry = 0;
+  const RESTART = 1012;
 
   page.onMessage((message) => {
     if (message.type === "reset" && !page.paging) window.location.reload();
@@ -21,6 +23,7 @@
       retry = 0;
       if (connection) connection.textContent = "";
       page.body.dataset.live = "true";
+      delete page.body.dataset.connection;
     });
     socket.addEventListener("message", (event) => {
       try {
@@ -29,11 +32,18 @@
         console.error(error);
       }
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       page.body.dataset.live = "false";
-      if (connection) connection.textContent = page.t("Reconnecting…");
-      retry = Math.min(retry + 1, 6);
-      window.setTimeout(connect, 250 * 2 ** retry);
+      // 1012: this server process is being replaced; another one (or its successor) answers at once,
+      // so come back soon (with jitter, so a whole server's pages do not return in one burst).
+      const restarting = event.code === RESTART;
+      page.body.dataset.connection = restarting ? "restarting" : "lost";
+      if (connection) {
+        connection.textContent = restarting ? page.t("The server is restarting. Reconnecting…") : page.t("Reconnecting…");
+      }
+      retry = restarting ? 0 : Math.min(retry + 1, 6);
+      const delay = restarting ? 200 + Math.random() * 800 : 250 * 2 ** retry;
+      window.setTimeout(connect, delay);
     });
   }
 

@@ -66,7 +66,8 @@ def admit(pool: RunnerPool, session_id: SessionId, item: InboxItem) -> SessionEv
         lost = True
         logger.warning("the claim on %s passed to another process; it admits the row", item.id)
     except _Discard:
-        drop_row(pool, item)
+        if not pool.stopping():  # a stopping process leaves the row for the next one
+            drop_row(pool, item)
     except Exception:
         logger.exception("admission of %s failed", item.id)
         drop_row(pool, item)

@@ -97,6 +97,10 @@ class RunnerPool:
         for session_id in sorted(sessions):
             self.wake(session_id)
 
+    def stop_claiming(self) -> None:
+        """A stopping process takes no new inbox rows; what it has not admitted stays queued."""
+        self._stopping.set()
+
     def stop(self, timeout: float = 10.0) -> None:
         self._stopping.set()
         with self._lock:

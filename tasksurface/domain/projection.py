@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import assert_never
+from typing import Literal, assert_never
 
 from .events import SessionEvent, read_action, read_correlation
 from .ids import CallId, TaskSurfaceId, is_wire_id
@@ -24,6 +24,9 @@ class TaskSurfaceProjection:
 
 
 EMPTY = TaskSurfaceProjection()
+
+Interaction = Literal["shown", "submitted", "dismissed", "bypassed"]
+"""What one appended event did to the open panel: the content-free interaction counters."""
 
 
 def fold(state: TaskSurfaceProjection, event: SessionEvent) -> TaskSurfaceProjection:
@@ -87,3 +90,18 @@ def closes(event: SessionEvent, surface_id: TaskSurfaceId) -> bool:
 def closes_as_submission(event: SessionEvent, surface_id: TaskSurfaceId) -> bool:
     correlation = read_correlation(event.payload.get("source"))
     return event.kind == "user/message" and correlation is not None and correlation.surface_id == surface_id
+
+
+def interaction(
+    before: TaskSurfaceProjection, after: TaskSurfaceProjection, event: SessionEvent
+) -> Interaction | None:
+    """The fold's decision for one event, named: a panel opened, or closed and how."""
+    if after.active is not None and (before.active is None or before.active != after.active):
+        return "shown"
+    if before.active is None or after.active is not None:
+        return None
+    if event.kind == "task-surface/dismissed":
+        return "dismissed"
+    if closes_as_submission(event, before.active.surface_id):
+        return "submitted"
+    return "bypassed"

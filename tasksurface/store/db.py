@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
@@ -11,10 +11,15 @@ import sqlalchemy.orm as so
 
 from .engine import WRITE_OPTION
 
+INTERACTIONS = "tasksurface.interactions"
+"""Where an append notes what it did to the open panel, until the transaction commits."""
+
 
 class Database:
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
+        self.interaction_observers: list[Callable[[str], None]] = []
+        """Told what each committed write did to open panels (shown, submitted, dismissed, bypassed)."""
 
     @contextmanager
     def write(self) -> Iterator[so.Session]:
@@ -24,6 +29,10 @@ class Database:
             with connection.begin(), so.Session(bind=connection, expire_on_commit=False) as session:
                 yield session
                 session.flush()
+                happened = session.info.pop(INTERACTIONS, [])
+        for kind in happened:  # only after the commit: a rolled-back append did nothing
+            for observer in self.interaction_observers:
+                observer(kind)
 
     @contextmanager
     def read(self) -> Iterator[so.Session]:

@@ -11,10 +11,10 @@ import sqlalchemy.orm as so
 from ..domain import question as questions
 from ..domain.events import EventKind, NewEvent, SessionEvent
 from ..domain.ids import SessionId
-from ..domain.projection import TaskSurfaceProjection, fold
+from ..domain.projection import TaskSurfaceProjection, fold, interaction
 from ..domain.question import OpenQuestion
 from ..domain.turns import CONTEXT_KINDS, OPEN_ENDINGS, PASSING_KINDS
-from .db import utc
+from .db import INTERACTIONS, utc
 from .integrity import readable
 from .records import SessionInfo, projection_of
 from .tables import EventRow, HiddenRangeRow, SessionRow
@@ -102,7 +102,11 @@ def append(db: so.Session, session_id: SessionId, event: NewEvent, at: datetime)
         )
     )
     previous = projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq)
-    store_projection(row, fold(previous, logged))
+    folded = fold(previous, logged)
+    store_projection(row, folded)
+    happened = interaction(previous, folded, logged)
+    if happened is not None:  # reported once the transaction commits (see Database.write)
+        db.info.setdefault(INTERACTIONS, []).append(happened)
     store_question(row, questions.fold(_question_at(db, session_id, row.question_call_seq), logged))
     db.flush()
     return logged

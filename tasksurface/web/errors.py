@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..domain.ids import InvalidId
 from ..services.errors import RequestRefused
+from .ops import note_refusal
 
 
 def error_response(status: int, code: str, message: str, detail: str | None = None) -> Response:
@@ -27,12 +28,14 @@ def _wants_json() -> bool:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(RequestRefused)
     def _refused(exc: RequestRefused) -> Any:
+        note_refusal(exc.code)
         if _wants_json():
             return error_response(exc.status, exc.code, exc.message, exc.detail)
         return app.response_class(exc.message, status=exc.status, mimetype="text/plain")
 
     @app.errorhandler(InvalidId)
     def _invalid_id(exc: InvalidId) -> Any:
+        note_refusal("invalid-id")
         if _wants_json():
             return error_response(400, "invalid-id", str(exc))
         return app.response_class(str(exc), status=400, mimetype="text/plain")

@@ -21,6 +21,7 @@ from .diffview import diff_lines
 from .errors import register_error_handlers
 from .i18n import init_i18n
 from .markdown import render_markdown
+from .ops import init_ops
 from .problems import problem_text, recovery_text
 from .security import init_security
 from .tasks import init_task_pushes, init_tasks
@@ -63,6 +64,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     hub.attach(app, services)
     app.extensions["tasksurface"] = services
     app.extensions["tasksurface.push"] = hub
+    init_ops(app, services)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     init_tasks(app)

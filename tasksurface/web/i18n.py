@@ -51,6 +51,7 @@ SCRIPT_CHROME = (
     N_("Collapse"),
     N_("Your answer was not delivered; you can send it again."),
     N_("Reconnecting…"),
+    N_("The server is restarting. Reconnecting…"),
     N_("Not sent."),
     N_("The agent asks a question."),
     N_("Write an answer or pick one of the suggestions."),

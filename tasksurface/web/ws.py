@@ -17,7 +17,8 @@ from ..domain import ids, strict_json
 from ..domain.ids import InvalidId, SessionId
 from ..services.container import Services
 from ..services.errors import RequestRefused
-from . import api, push, tasks, views
+from . import api, ops, push, tasks, views
+from . import drain as drain_codes
 from .body import optional_int, refuse_unknown
 from .security import current_identity, owned
 
@@ -26,6 +27,8 @@ sock = Sock()
 
 HELLO_EVENT_LIMIT = 200
 MAX_FRAME_CHARS = 64 * 1024
+RECEIVE_POLL = 1.0
+"""Seconds between looks at whether another thread closed the socket."""
 
 
 def _services() -> Services:
@@ -55,6 +58,17 @@ def session_socket(ws: Any, sid: str) -> None:
             # ASCII escapes keep any string sendable, lone surrogates included.
             ws.send(json.dumps(message))
 
+    def close(code: int, reason: str) -> None:
+        with send_lock:
+            ws.close(reason=code, message=reason)
+
+    drain = ops.drain_of(current_app)
+    token = drain.register(close)
+    if token is None:  # this process is stopping: the page reconnects to the next one
+        ws.close(reason=drain_codes.RESTART_CODE, message=drain_codes.RESTART_REASON)
+        return
+    gauge = ops.metrics_of(current_app).websockets
+    gauge.inc()
     hub = _hub()
     # Subscribed before the hello is read, so nothing committed in between is missed; what both
     # carry the page drops by seq.
@@ -68,8 +82,11 @@ def session_socket(ws: Any, sid: str) -> None:
         send(hello)
         pump.start()
         while True:
-            frame = ws.receive()
+            # A timeout, so a socket closed by the drain (from another thread) ends its handler.
+            frame = ws.receive(timeout=RECEIVE_POLL)
             if frame is None:
+                if not ws.connected:
+                    break
                 continue
             send(_answer(session_id, identity, frame))
     except ConnectionClosed:
@@ -77,6 +94,8 @@ def session_socket(ws: Any, sid: str) -> None:
     finally:
         stop.set()
         hub.unsubscribe(subscription)
+        drain.unregister(token)
+        gauge.dec()
 
 
 def _pump(
@@ -159,6 +178,6 @@ def _surface(value: object) -> str:
 
 
 def _error(exc: Exception) -> dict[str, str]:
-    if isinstance(exc, RequestRefused):
-        return {"code": exc.code, "message": exc.message}
-    return {"code": "invalid-id", "message": str(exc)}
+    code = exc.code if isinstance(exc, RequestRefused) else "invalid-id"
+    ops.note_refusal(code)
+    return {"code": code, "message": exc.message if isinstance(exc, RequestRefused) else str(exc)}
