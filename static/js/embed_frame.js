@@ -13,6 +13,7 @@
 
   function tell(type, detail) {
     window.parent.postMessage(Object.assign({ source: "tasksurface", type, sessionId }, detail || {}), origin);
+    root.dataset.embedTold = type; // the last thing told, for whoever looks at the frame's page
   }
 
   tell("ready", { page: sessionId ? "session" : "index" });

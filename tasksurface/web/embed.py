@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, current_app, redirect, request, session, url_for
+from flask import Blueprint, Flask, Response, current_app, g, redirect, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..domain import ids
@@ -84,6 +84,14 @@ def note_created(session_id: str) -> None:
 
 
 def _framing() -> dict[str, object]:
+    """Once per request: a page renders partials first, and the one-shot note must reach the page."""
+    if "embed_framing" not in g:
+        g.embed_framing = _read_framing()
+    found: dict[str, object] = g.embed_framing
+    return found
+
+
+def _read_framing() -> dict[str, object]:
     origin = session.get("embed_origin") if "embed_origin" in session else None
     listed = isinstance(origin, str) and origin_listed(origin, _services().settings.frame_ancestors)
     created = None
