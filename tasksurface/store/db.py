@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
@@ -11,10 +11,19 @@ import sqlalchemy.orm as so
 
 from .engine import WRITE_OPTION
 
+REPORTING = "tasksurface.webhooks"
+"""The unit-of-work flag that says events are reported (set when a webhook URL is configured)."""
+REPORTED = "tasksurface.reported"
+"""Set by the outbox when a transaction wrote an event, so its worker hears of it after the commit."""
+
 
 class Database:
-    def __init__(self, engine: sa.Engine) -> None:
+    def __init__(self, engine: sa.Engine, *, reporting: bool = False) -> None:
         self.engine = engine
+        self.reporting = reporting
+        """Whether write transactions also write the webhook events they report."""
+        self.on_reported: Callable[[], None] | None = None
+        """Called after a commit that wrote webhook events (the delivery worker's bell)."""
 
     @contextmanager
     def write(self) -> Iterator[so.Session]:
@@ -22,8 +31,12 @@ class Database:
         with self.engine.connect() as connection:
             connection = connection.execution_options(**{WRITE_OPTION: True})
             with connection.begin(), so.Session(bind=connection, expire_on_commit=False) as session:
+                session.info[REPORTING] = self.reporting
                 yield session
                 session.flush()
+                reported = session.info.get(REPORTED, False)
+        if reported and self.on_reported is not None:
+            self.on_reported()
 
     @contextmanager
     def read(self) -> Iterator[so.Session]:
