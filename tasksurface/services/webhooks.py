@@ -39,7 +39,7 @@ _OPENER = urllib.request.build_opener(_NoRedirects())
 
 def backoff(attempts: int, ceiling: float) -> float:
     """Seconds before the next try after `attempts` failed ones: 1, 2, 4, … up to the ceiling."""
-    return float(min(ceiling, FIRST_RETRY * 2.0 ** max(0, attempts - 1)))
+    return float(min(ceiling, FIRST_RETRY * 2.0 ** min(max(0, attempts - 1), 40)))  # no overflow, ever
 
 
 class WebhookDelivery:
