@@ -157,3 +157,17 @@ def test_the_launcher_opens_the_chat_in_a_panel_and_escape_closes_it(
     wait_until(browser, lambda d: not panel.is_displayed())
     assert launcher.get_attribute("aria-expanded") == "false"
     assert browser.switch_to.active_element == launcher
+
+
+def test_the_theme_and_language_the_host_asks_for_are_the_frames(
+    browser: WebDriver, live_server: LiveServer, host_site: HostSite
+) -> None:
+    asked = 'data-target="#chat" data-theme="dark" data-lang="zh"'
+    host_site.pages["/"] = host_page(live_server.url, attributes=asked)
+    browser.get(host_site.url("/"))
+    enter_chat(browser)
+    root = browser.find_element(By.TAG_NAME, "html")
+    assert root.get_attribute("lang") == "zh-Hans" and root.get_attribute("data-theme") == "dark"
+    start_session_in_frame(browser, live_server.url)  # and it stays so on the next page
+    root = browser.find_element(By.TAG_NAME, "html")
+    assert root.get_attribute("lang") == "zh-Hans" and root.get_attribute("data-theme") == "dark"

@@ -165,3 +165,16 @@ def test_tokens_are_refused_when_no_secret_is_configured(
         server.stop()
     finally:
         services_of(other).stop()
+
+
+def test_the_cross_site_guard_still_refuses_other_sites_even_a_listed_one(api: Api) -> None:
+    """The cookie now travels with cross-site requests, so the guard is what keeps a form on
+    another site (even the embedding one) from posting into a session."""
+    sign_in(api, mint("user-42"), origin=ORIGIN)
+    sid = api.create_session()
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": ORIGIN}):
+        form = api.post(f"/sessions/{sid}/messages", headers=headers, data={"text": "from elsewhere"})
+        assert form.status_code == 403 and 'data-code="cross-site-request"' in form.text
+        call = api.post(f"/api/sessions/{sid}/messages", {"text": "from elsewhere"}, headers=headers)
+        assert call.status_code == 403 and call.json()["error"]["code"] == "cross-site-request"
+    assert api.events(sid) == [] and api.queue(sid) == []
