@@ -99,7 +99,8 @@ def _read_framing() -> dict[str, object]:
     if listed and sid and session.get("created") == sid:
         created = session.pop("created")
     theme = session.get("embed_theme") if "embed_theme" in session else None
-    name = session.get("name") if "user" in session else None
+    named = "user" in session and _services().settings.embed_secret is not None
+    name = session.get("name") if named else None  # shown only while tokens name the user
     return {
         "embed_origin": origin if listed else None,
         "embed_created": created,
