@@ -7,7 +7,8 @@ demo with the scripted agent, and saves PNGs from headless Chromium at 1440 px (
 and 360 px (dark); `--all` takes both widths in both themes, `--expanded` the dock at full
 height, `--keyboard <field id>` a 390x844 phone with its on-screen keyboard open. With
 `--ask`, the agent also asks that question in the same reply, so the shots show the composer
-takeover over the (hidden) dock. Nothing here is used by the app or the tests.
+takeover over the (hidden) dock. `--page /sessions/s_missing0000` shoots that address instead
+of the demo (e.g. a refusal page). Nothing here is used by the app or the tests.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def main() -> None:
     parser.add_argument(
         "--keyboard", default="", help="also 390x844 with an on-screen keyboard, this field focused"
     )
+    parser.add_argument("--page", default="", help="shoot this path instead of the docked demo")
     args = parser.parse_args()
     command = f"/surface {args.demo}" + (f"\n/ask {args.ask}" if args.ask else "")
     out = Path(args.out)
@@ -67,6 +69,9 @@ def main() -> None:
         client = requests.Session()  # its identity cookie is handed to the browser below
         client.cookies.set("lang", args.lang)
         try:
+            if args.page:
+                _shoot_page(args, base, out, Path(folder), client)
+                return
             session_id = client.post(f"{base}/api/sessions", json={}, timeout=10).json()["sessionId"]
             if args.tasks:
                 _start_tasks(client, f"{base}/api/sessions/{session_id}")
@@ -104,6 +109,16 @@ def main() -> None:
             client.close()
             server.shutdown()
             app.extensions["tasksurface"].stop()
+
+
+def _shoot_page(
+    args: argparse.Namespace, base: str, out: Path, folder: Path, client: requests.Session
+) -> None:
+    slug = "".join(c if c.isalnum() else "-" for c in args.page.split("?")[0]).strip("-") or "index"
+    for name, width, height, scheme in ALL_SHOTS if args.all else SHOTS:
+        path = out / f"page-{slug}-{name}{'' if args.lang == 'en' else '-' + args.lang}.png"
+        shoot(base + args.page, path, width, height, scheme, folder, client.cookies)
+        print(path)
 
 
 def _start_tasks(client: requests.Session, session_url: str) -> None:

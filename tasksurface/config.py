@@ -7,14 +7,16 @@ not fit its field stops the start with the setting's name and what it accepts.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, model_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
+from .domain.embedding import check_frame_ancestors
 from .domain.limits import Limits
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parents[1] / "instance"
@@ -22,6 +24,8 @@ ENV_PREFIX = "TASKSURFACE_"
 ModelBackendName = Literal["scripted", "openai"]
 ToolMode = Literal["native", "both", "code"]
 TasksMode = Literal["off", "embedded", "celery"]
+SECRET_FIELDS = frozenset({"openai_api_key", "secret_key", "embed_secret", "webhook_secret"})
+WEBHOOK_SECRET = re.compile(r"^whsec_[A-Za-z0-9+/]{32,}={0,2}$")
 DEMO_COMMANDS_FILE = Path(__file__).resolve().parent / "tasks" / "demo_commands.toml"
 
 
@@ -82,7 +86,15 @@ class Settings(BaseSettings):
     identity_header: str | None = None
     """A request header set by a trusted auth proxy that names the user; off by default."""
     frame_ancestors: str = "'self'"
-    """Who may embed the page (the CSP frame-ancestors allow-list)."""
+    """Who may embed the page (the CSP frame-ancestors allow-list); another origin turns embedding on."""
+    embed_secret: SecretStr | None = Field(None, min_length=32)
+    """The HS256 key a team's backend signs its users' tokens with; unset means `/embed` takes none."""
+    webhook_url: str | None = Field(None, pattern=r"^https?://[^\s/?#]+(/\S*)?$")
+    """The one URL events are posted to; unset means no events go out."""
+    webhook_secret: SecretStr | None = None
+    """The Standard Webhooks signing secret (`whsec_` and at least 24 random bytes in base64)."""
+    webhook_max_backoff: float = Field(600.0, gt=0, le=86_400)
+    """The longest wait, in seconds, between two delivery attempts of one event."""
     max_body_bytes: int = Field(1024 * 1024, gt=0)
     tasks: TasksMode = "embedded"
     """Background tasks: `embedded` runs them in the web process, `celery` on workers, `off` not at all."""
@@ -115,6 +127,30 @@ class Settings(BaseSettings):
     """Seconds a stopping server process gives requests in flight before it exits."""
     bind_host: str = Field("127.0.0.1", min_length=1, max_length=255)
     """The address the production server listens on (`0.0.0.0` for every interface)."""
+
+    @field_validator("frame_ancestors")
+    @classmethod
+    def _listed_sources(cls, value: str) -> str:
+        return check_frame_ancestors(value)
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _standard_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not WEBHOOK_SECRET.match(value.get_secret_value()):
+            raise ValueError("expected whsec_ followed by at least 24 random bytes in base64")
+        return value
+
+    @model_validator(mode="after")
+    def _embedding_fits(self) -> Settings:
+        if (self.webhook_url is None) != (self.webhook_secret is None):
+            raise ValueError(
+                "TASKSURFACE_WEBHOOK_URL and TASKSURFACE_WEBHOOK_SECRET go together: set both or neither"
+            )
+        if self.embed_secret is not None and self.identity_header:
+            raise ValueError(
+                "TASKSURFACE_EMBED_SECRET and TASKSURFACE_IDENTITY_HEADER both name users; choose one"
+            )
+        return self
 
     @model_validator(mode="after")
     def _wait_within_maximum(self) -> Settings:
@@ -159,11 +195,7 @@ def _explain(error: ValidationError) -> ConfigurationError:
         where = ".".join(str(part) for part in problem["loc"][1:])
         setting = names[0] + (f" ({where})" if where else "")
         given = problem.get("input")
-        shown = (
-            ""
-            if isinstance(given, dict) or field in ("openai_api_key", "secret_key")
-            else f" (got {given!r})"
-        )
+        shown = "" if isinstance(given, dict) or field in SECRET_FIELDS else f" (got {given!r})"
         lines.append(f"{setting}: {problem['msg']}{shown}")
     return ConfigurationError("invalid setting: " + "; ".join(lines))
 

@@ -7,7 +7,10 @@
   const root = document.documentElement;
 
   function saved() {
+    // A page framed by a team's site follows the theme that site asked for, until changed here.
+    const asked = root.dataset.embedTheme;
     try {
+      if (asked && ORDER.includes(asked) && !sessionStorage.getItem(KEY)) return asked;
       const value = localStorage.getItem(KEY);
       return ORDER.includes(value) ? value : "auto";
     } catch (_) {
@@ -36,6 +39,7 @@
       const next = ORDER[(ORDER.indexOf(saved()) + 1) % ORDER.length];
       try {
         localStorage.setItem(KEY, next);
+        if (root.dataset.embedTheme) sessionStorage.setItem(KEY, next);
       } catch (_) {
         /* not kept, but still applied */
       }

@@ -30,6 +30,7 @@ from .panel_actions import PanelActionService
 from .questions import QuestionService
 from .sessions import SessionService
 from .task_surface import TaskSurfaceService
+from .webhooks import WebhookDelivery
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Services:
     tasks: WebTasks | None
     cluster: Cluster | None = None
     """Set on PostgreSQL, which several processes may serve at once."""
+    webhooks: WebhookDelivery | None = None
 
     def start(self) -> None:
         """Take up durable inbox rows and half-done turns left by an earlier process."""
@@ -53,6 +55,8 @@ class Services:
             self.tasks.start()
         if self.cluster is not None:
             self.cluster.start(self.runner.wake_all_with_work)
+        if self.webhooks is not None:
+            self.webhooks.start()
         self.runner.wake_all_with_work()
 
     def stop(self) -> None:
@@ -65,6 +69,8 @@ class Services:
             self.tasks.stop()
         if self.cluster is not None:
             self.cluster.close()
+        if self.webhooks is not None:
+            self.webhooks.stop()
         self.database.dispose()
 
 
@@ -126,7 +132,7 @@ def build_services(
 ) -> Services:
     backend = build_backend(settings)  # a configuration mistake stops the start before any I/O
     declared = load_commands(settings.commands_file) if settings.tasks != "off" else None
-    database = Database(make_engine(settings.database_url))
+    database = Database(make_engine(settings.database_url), reporting=settings.webhook_url is not None)
     try:
         if settings.auto_migrate:
             upgrade_to_head(database.engine)
@@ -174,5 +180,25 @@ def build_services(
     questions = QuestionService(database, notifier, runner.wake, clock)
     actions = PanelActionService(surfaces, database, claims, notifier, runner.wake, clock, (journal,))
     return Services(
-        settings, database, claims, journal, runner, sessions, surfaces, questions, actions, tasks, cluster
+        settings,
+        database,
+        claims,
+        journal,
+        runner,
+        sessions,
+        surfaces,
+        questions,
+        actions,
+        tasks,
+        cluster,
+        build_webhooks(settings, database, clock),
     )
+
+
+def build_webhooks(
+    settings: Settings, database: Database, clock: Callable[[], datetime]
+) -> WebhookDelivery | None:
+    if settings.webhook_url is None or settings.webhook_secret is None:
+        return None
+    secret = settings.webhook_secret.get_secret_value()
+    return WebhookDelivery(database, settings.webhook_url, secret, clock, settings.webhook_max_backoff)

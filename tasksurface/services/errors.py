@@ -14,6 +14,16 @@ class RequestRefused(Exception):
         """A finer code behind `code` (e.g. `answer.id-conflict` behind `invalid-answer`)."""
 
 
+class Unauthenticated(RequestRefused):
+    """The request names no user this host accepts (no proxy header, a refused token)."""
+
+    status = 401
+
+
+class Forbidden(RequestRefused):
+    status = 403
+
+
 class NotFound(RequestRefused):
     status = 404
 

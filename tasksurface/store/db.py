@@ -13,13 +13,21 @@ from .engine import WRITE_OPTION
 
 INTERACTIONS = "tasksurface.interactions"
 """Where an append notes what it did to the open panel, until the transaction commits."""
+REPORTING = "tasksurface.webhooks"
+"""The unit-of-work flag that says events are reported (set when a webhook URL is configured)."""
+REPORTED = "tasksurface.reported"
+"""Set by the outbox when a transaction wrote an event, so its worker hears of it after the commit."""
 
 
 class Database:
-    def __init__(self, engine: sa.Engine) -> None:
+    def __init__(self, engine: sa.Engine, *, reporting: bool = False) -> None:
         self.engine = engine
         self.interaction_observers: list[Callable[[str], None]] = []
         """Told what each committed write did to open panels (shown, submitted, dismissed, bypassed)."""
+        self.reporting = reporting
+        """Whether write transactions also write the webhook events they report."""
+        self.on_reported: Callable[[], None] | None = None
+        """Called after a commit that wrote webhook events (the delivery worker's bell)."""
 
     @contextmanager
     def write(self) -> Iterator[so.Session]:
@@ -27,12 +35,16 @@ class Database:
         with self.engine.connect() as connection:
             connection = connection.execution_options(**{WRITE_OPTION: True})
             with connection.begin(), so.Session(bind=connection, expire_on_commit=False) as session:
+                session.info[REPORTING] = self.reporting
                 yield session
                 session.flush()
                 happened = session.info.pop(INTERACTIONS, [])
+                reported = session.info.get(REPORTED, False)
         for kind in happened:  # only after the commit: a rolled-back append did nothing
             for observer in self.interaction_observers:
                 observer(kind)
+        if reported and self.on_reported is not None:
+            self.on_reported()
 
     @contextmanager
     def read(self) -> Iterator[so.Session]:

@@ -37,7 +37,7 @@ def fork(db: so.Session, origin: SessionId, new_id: SessionId, at_seq: int, at: 
         request_id = db.scalar(
             sa.select(EventRow.request_id).where(EventRow.session_id == origin, EventRow.seq == event.seq)
         )
-        log.append(db, new_id, NewEvent(event.kind, event.payload, request_id), event.at)
+        log.append(db, new_id, NewEvent(event.kind, event.payload, request_id), event.at, report=False)
 
 
 def rewind(db: so.Session, session_id: SessionId, to_seq: int, at: datetime) -> int:

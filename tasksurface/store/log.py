@@ -14,6 +14,8 @@ from ..domain.ids import SessionId
 from ..domain.projection import TaskSurfaceProjection, fold, interaction
 from ..domain.question import OpenQuestion
 from ..domain.turns import CONTEXT_KINDS, OPEN_ENDINGS, PASSING_KINDS
+from ..domain.webhook_events import reported, session_created
+from . import outbox
 from .db import INTERACTIONS, utc
 from .integrity import readable
 from .records import SessionInfo, projection_of
@@ -33,6 +35,7 @@ def create_session(
         )
     )
     db.flush()
+    outbox.record(db, session_created(session_id, owner, title), at)
     return get_session(db, session_id)
 
 
@@ -81,8 +84,11 @@ def list_sessions(db: so.Session, owner: str, limit: int = 100) -> list[SessionI
     return [_session_info(r) for r in rows]
 
 
-def append(db: so.Session, session_id: SessionId, event: NewEvent, at: datetime) -> SessionEvent:
-    """Append at the next seq and fold the projection in the same transaction."""
+def append(
+    db: so.Session, session_id: SessionId, event: NewEvent, at: datetime, *, report: bool = True
+) -> SessionEvent:
+    """Append at the next seq and fold the projection in the same transaction, with the webhook
+    event it reports (a fork copies history, which reports nothing again: `report=False`)."""
     row = db.scalars(locked_session(session_id)).one_or_none()
     if row is None:
         raise UnknownSession(session_id)
@@ -107,7 +113,10 @@ def append(db: so.Session, session_id: SessionId, event: NewEvent, at: datetime)
     happened = interaction(previous, folded, logged)
     if happened is not None:  # reported once the transaction commits (see Database.write)
         db.info.setdefault(INTERACTIONS, []).append(happened)
-    store_question(row, questions.fold(_question_at(db, session_id, row.question_call_seq), logged))
+    asked = _question_at(db, session_id, row.question_call_seq)
+    store_question(row, questions.fold(asked, logged))
+    if report and (news := reported(session_id, row.owner, logged, asked)) is not None:
+        outbox.record(db, news, at)
     db.flush()
     return logged
 

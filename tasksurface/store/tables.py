@@ -176,3 +176,25 @@ class TaskOutputRow(Base):
     text: so.Mapped[str] = so.mapped_column(sa.Text)
     size: so.Mapped[int]
     """UTF-8 bytes of `text`, so retention counts bytes without reading the chunks."""
+
+
+class OutboxRow(Base):
+    """An event for the team's backend, written in the transaction of what it reports; a
+    delivery worker (in any process) leases it, posts it and marks it delivered."""
+
+    __tablename__ = "webhook_outbox"
+    __table_args__ = (sa.Index("ix_webhook_outbox_due", "delivered_at", "next_attempt_at"),)
+
+    id: so.Mapped[int] = so.mapped_column(RowId, primary_key=True, autoincrement=True)
+    webhook_id: so.Mapped[str] = so.mapped_column(Id, unique=True)
+    """The `webhook-id` of every attempt, so receivers can drop duplicates."""
+    event_type: so.Mapped[str] = so.mapped_column(sa.String(40))
+    body: so.Mapped[str] = so.mapped_column(sa.Text)
+    """The exact JSON posted, so every attempt signs and sends the same bytes."""
+    created_at: so.Mapped[datetime]
+    attempts: so.Mapped[int] = so.mapped_column(default=0)
+    next_attempt_at: so.Mapped[datetime]
+    lease_until: so.Mapped[datetime | None]
+    """While set and in the future, one worker is delivering it; others leave it alone."""
+    delivered_at: so.Mapped[datetime | None]
+    last_error: so.Mapped[str | None] = so.mapped_column(sa.Text)

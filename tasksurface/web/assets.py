@@ -32,6 +32,8 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     ),
     # Loaded by workspace_loader.js only on pages that show a workspace.
     "workspaces": ("comparison.js", "dashboard.js", "itinerary.js"),
+    # Loaded only in a page framed by a listed site: talks to that site with postMessage.
+    "embed": ("embed_frame.js",),
 }
 FOREVER = "public, max-age=31536000, immutable"
 

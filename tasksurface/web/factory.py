@@ -18,6 +18,7 @@ from ..store.engine import PROJECT_ROOT
 from . import api, media, pages, push, views, ws
 from .assets import init_assets
 from .diffview import diff_lines
+from .embed import init_embedding
 from .errors import register_error_handlers
 from .i18n import init_i18n
 from .markdown import render_markdown
@@ -70,6 +71,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     init_tasks(app)
     init_task_pushes(app, hub, services)
     app.register_blueprint(media.bp)
+    init_embedding(app)
     init_assets(app)
     ws.sock.init_app(app)
     register_error_handlers(app)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Flask, redirect, request
+from flask import Flask, current_app, redirect, request
 from flask_babel import Babel, get_locale, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -103,8 +103,22 @@ def _switch_language() -> BaseResponse:
         target = "/"  # only paths on this site: the switch is no open redirect
     response = redirect(target, 303)
     if lang in LANGUAGES:
-        response.set_cookie(COOKIE, lang, max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
+        remember_language(response, lang)
     return response
+
+
+def remember_language(response: BaseResponse, lang: str) -> None:
+    """Kept like the identity cookie, so the choice also holds inside a cross-site frame."""
+    config = current_app.config
+    response.set_cookie(
+        COOKIE,
+        lang,
+        max_age=400 * 24 * 3600,
+        samesite=config["SESSION_COOKIE_SAMESITE"],
+        secure=bool(config["SESSION_COOKIE_SECURE"]) or request.is_secure,
+        partitioned=bool(config["SESSION_COOKIE_PARTITIONED"]),
+        httponly=True,
+    )
 
 
 def compiled_catalogs(instance: Path) -> Path:

@@ -17,6 +17,7 @@ from ..services.container import Services
 from ..services.errors import NotFound, RequestRefused
 from . import views
 from .body import optional_int
+from .embed import note_created
 from .security import current_identity, owned
 
 bp = Blueprint("pages", __name__)
@@ -39,6 +40,7 @@ def index() -> str:
 @bp.post("/sessions")
 def new_session() -> BaseResponse:
     session_id = services().sessions.create(request.form.get("title", ""), owner=current_identity())
+    note_created(session_id)
     return redirect(url_for("pages.session", sid=session_id), 303)
 
 

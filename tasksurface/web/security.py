@@ -1,7 +1,8 @@
 """Who is asking, whether they may, and the headers that keep model text inert in the browser.
 
-Identity: an anonymous id in the signed, HttpOnly, SameSite session cookie, or — behind a
-trusted auth proxy — the user named by a configured header. Every session route checks
+Identity: an anonymous id in the signed, HttpOnly, SameSite session cookie, the team's user
+named by a signed embed token (kept in that cookie), or — behind a trusted auth proxy — the user
+named by a configured header. Every session route checks
 ownership through `owned()`; a session someone else owns is simply not found.
 """
 
@@ -10,18 +11,22 @@ from __future__ import annotations
 import secrets
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, Response, abort, current_app, request, session
+from flask import Flask, Request, Response, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 
 from ..config import Settings
 from ..domain import ids
+from ..domain.embedding import embedding_on
 from ..services.container import Services
-from .errors import error_response
+from ..services.errors import Unauthenticated
+from .errors import refusal_response
 
 COOKIE_NAME = "tasksurface_session"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SAME_SITE_FETCH = frozenset({"same-origin", "none"})
 MAX_IDENTITY_CHARS = 150
+EMBED_PREFIX = "embed:"
+"""Owners named by a team's token; the namespace keeps them apart from proxy-named users."""
 
 
 class _CookieInterface(SecureCookieSessionInterface):
@@ -41,8 +46,11 @@ def current_identity() -> str:
     if header:
         name = request.headers.get(header, "").strip()
         if not name or len(name) > MAX_IDENTITY_CHARS:
-            abort(error_response(401, "unauthenticated", f"the {header} header names no user"))
+            raise Unauthenticated("unauthenticated", f"the {header} header names no user")
         return "user:" + name
+    user = session.get("user")
+    if _settings().embed_secret is not None and isinstance(user, str) and 0 < len(user) <= MAX_IDENTITY_CHARS:
+        return EMBED_PREFIX + user
     anonymous = session.get("uid")
     if not isinstance(anonymous, str) or not ids.is_wire_id(anonymous):
         anonymous = secrets.token_urlsafe(18)
@@ -74,7 +82,7 @@ def _same_origin(req: Request) -> bool:
 def _refuse_cross_site() -> Response | None:
     websocket = request.path.startswith("/ws/")
     if (request.method in UNSAFE_METHODS or websocket) and not _same_origin(request):
-        return error_response(403, "cross-site-request", "requests from other sites are refused")
+        return refusal_response(403, "cross-site-request", "requests from other sites are refused")
     return None
 
 
@@ -109,10 +117,15 @@ def _tile_source() -> str:
 
 def init_security(app: Flask, settings: Settings) -> None:
     app.session_interface = _CookieInterface()
+    # In a cross-site frame a Lax cookie is never sent, so every request would be a stranger.
+    # A partitioned cookie is kept per embedding site (CHIPS) and must be Secure.
+    framed = embedding_on(settings.frame_ancestors)
     app.config.update(
         SESSION_COOKIE_NAME=COOKIE_NAME,
         SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SAMESITE="None" if framed else "Lax",
+        SESSION_COOKIE_SECURE=framed,
+        SESSION_COOKIE_PARTITIONED=framed,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 400,
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -79,3 +80,20 @@ def test_unknown_settings_values_are_refused(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("TASKSURFACE_TOOL_MODE", "sometimes")
     with pytest.raises(ValueError, match="TASKSURFACE_TOOL_MODE"):
         load_settings()
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"frame_ancestors": "*"}, "TASKSURFACE_FRAME_ANCESTORS"),
+        ({"frame_ancestors": "'self' https:"}, "TASKSURFACE_FRAME_ANCESTORS"),
+        ({"embed_secret": "too-short"}, "TASKSURFACE_EMBED_SECRET"),
+        ({"embed_secret": "x" * 40, "identity_header": "X-User"}, "choose one"),
+    ],
+)
+def test_embedding_settings_that_do_not_fit_refuse_to_start(overrides: dict[str, Any], message: str) -> None:
+    from tasksurface.config import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=message) as refused:
+        load_settings({"secret_key": "k", **overrides})
+    assert "too-short" not in str(refused.value)  # a secret is never echoed

@@ -108,7 +108,11 @@ def test_state_changing_requests_from_other_sites_are_refused(api: Api, headers:
     ):
         response = api.post(path, body, headers=headers, data=None if body else {"text": "hi"})
         assert response.status_code == 403, (path, response.status_code)
-        assert response.json()["error"]["code"] == "cross-site-request"
+        if path.startswith("/api/"):
+            assert response.json()["error"]["code"] == "cross-site-request"
+        else:  # a person who followed another site's form gets a page, not JSON
+            assert response.headers["Content-Type"].startswith("text/html")
+            assert 'data-code="cross-site-request"' in response.text
     assert api.events(sid) == before and api.queue(sid) == []
 
 
