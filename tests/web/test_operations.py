@@ -95,8 +95,14 @@ def test_a_stopping_runner_claims_nothing_and_leaves_a_claimed_row_queued(
     assert wait_for(services.runner.idle)
     with services.database.read() as db:
         [item] = inbox.items(db, sid)  # type: ignore[arg-type]
-    # An admission that had claimed the row when the stop came: it is discarded, and the row stays.
-    services.runner._process(item.session_id, item)
+    # An admission that had claimed the row when the stop came (holding the session's lease, as a
+    # runner does): it is discarded, and the row stays.
+    leases = services.runner.leases
+    assert leases.acquire(sid)
+    try:
+        services.runner._process(item.session_id, item)
+    finally:
+        leases.release(sid)
     assert [i["id"] for i in api.queue(sid)] == [item.id]
     assert services.journal.records()[-1].reason == "runner stopped"
     assert "user/message" not in api.kinds(sid)
