@@ -191,3 +191,14 @@ def test_the_token_may_open_one_of_the_users_sessions_directly(api: Api) -> None
     with PlainHttpApi(api.base) as other:  # someone else's session id is no way in
         sign_in(other, mint("user-43"), session=sid)
         assert other.get(f"/sessions/{sid}").status_code == 404
+
+
+def test_signing_out_forgets_the_user_and_another_site_cannot_sign_anyone_out(api: Api) -> None:
+    sign_in(api, mint("user-42"))
+    sid = api.create_session()
+    refused = api.post("/embed/sign-out", headers={"Sec-Fetch-Site": "cross-site"})
+    assert refused.status_code == 403 and api.get(f"/api/sessions/{sid}").status_code == 200
+    assert api.post("/embed/sign-out", headers={"Sec-Fetch-Site": "same-origin"}).status_code == 204
+    assert api.get(f"/api/sessions/{sid}").status_code == 404
+    sign_in(api, mint("user-42"))
+    assert api.get(f"/api/sessions/{sid}").status_code == 200
