@@ -54,6 +54,7 @@
     var controller = {
       setTheme: function (theme) { send({ type: "theme", theme: theme }); },
       prefill: function (text) { send({ type: "prefill", text: String(text) }); },
+      signOut: function () { send({ type: "sign-out" }); },
       get frame() { return frame; }
     };
 

@@ -58,6 +58,10 @@
     const data = event.data;
     if (!data || typeof data !== "object" || data.source !== "tasksurface-host") return;
     if (data.type === "theme") setTheme(data.theme);
+    if (data.type === "sign-out") {
+      // Same-origin, so the cross-site guard lets it through; then the chat starts afresh.
+      fetch("/embed/sign-out", { method: "POST", credentials: "same-origin" }).then(() => location.assign("/"));
+    }
     const composer = document.getElementById("composer-text");
     if (data.type === "prefill" && composer && typeof data.text === "string" && !composer.value) {
       composer.value = data.text.slice(0, 4000); // never sent by itself: the person sends it

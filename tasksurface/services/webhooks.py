@@ -27,6 +27,9 @@ LEASE = timedelta(seconds=REQUEST_TIMEOUT + 5)
 IDLE_POLL = 1.0
 """How often rows written by other processes are looked for when nothing rang the bell."""
 FIRST_RETRY = 1.0
+KEEP_DELIVERED = timedelta(days=7)
+"""How long a delivered event stays in the outbox (for an operator who wants to look)."""
+PRUNE_EVERY = timedelta(hours=1)
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
@@ -72,9 +75,14 @@ class WebhookDelivery:
             self._thread.join(REQUEST_TIMEOUT + 2)
 
     def _run(self) -> None:
+        pruned_at: datetime | None = None
         while not self._stopping.is_set():
             try:
                 self.deliver_due()
+                if pruned_at is None or self.clock() - pruned_at > PRUNE_EVERY:
+                    pruned_at = self.clock()
+                    with self.database.write() as db:
+                        outbox.prune_delivered(db, pruned_at - KEEP_DELIVERED)
             except Exception:  # the database may be away for a moment; the rows wait for us
                 log.exception("webhook delivery round failed")
             self._bell.wait(self._idle_seconds())

@@ -94,3 +94,11 @@ def next_due(db: so.Session) -> datetime | None:
         sa.select(sa.func.min(OutboxRow.next_attempt_at)).where(OutboxRow.delivered_at.is_(None))
     )
     return utc(found) if found is not None else None
+
+
+def prune_delivered(db: so.Session, before: datetime) -> int:
+    """Forget events delivered before `before`: receivers had them; the table stays small."""
+    result = db.execute(
+        sa.delete(OutboxRow).where(OutboxRow.delivered_at.is_not(None), OutboxRow.delivered_at < before)
+    )
+    return int(getattr(result, "rowcount", 0) or 0)

@@ -22,6 +22,7 @@ from .security import current_identity
 
 bp = Blueprint("embed", __name__)
 THEMES = frozenset({"auto", "light", "dark"})
+IDENTITY_KEYS = ("uid", "user", "name", "created")
 SCRIPT = Path(__file__).resolve().parents[2] / "static" / "embed.js"
 
 
@@ -67,6 +68,14 @@ def exchange() -> BaseResponse:
     if lang in LANGUAGES:
         remember_language(response, lang)
     return response
+
+
+@bp.post("/embed/sign-out")
+def sign_out() -> Response:
+    """Forget who uses this browser (for this embedding site); the framing itself stays."""
+    for key in IDENTITY_KEYS:
+        session.pop(key, None)
+    return Response(status=204)
 
 
 @bp.get("/embed.js")

@@ -76,3 +76,14 @@ def test_the_question_takeover_has_no_serious_violation(
     wait_until(browser, lambda d: d.find_element("css selector", ".question-bar").is_displayed())
     _no_serious_violation(browser)
     api.http.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_refusal_page_has_no_serious_violation(
+    browser: WebDriver, live_server: LiveServer, scheme: str
+) -> None:
+    api = Api(live_server.url)
+    _open_in(browser, api, f"{live_server.url}/sessions/s_doesNotExist01", scheme)
+    wait_until(browser, lambda d: d.find_element("css selector", "[data-code=session-not-found]"))
+    _no_serious_violation(browser)
+    api.http.close()

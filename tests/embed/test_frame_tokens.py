@@ -70,3 +70,22 @@ def test_a_refused_token_shows_its_code_in_the_frame(
     code = browser.find_element(By.CSS_SELECTOR, "[data-code]")
     assert code.get_attribute("data-code") == "token.algorithm"
     assert not browser.get_cookies()  # nothing was made for anyone
+
+
+def test_the_host_signs_its_user_out_of_the_chat(
+    browser: WebDriver, live_server: LiveServer, host_site: HostSite
+) -> None:
+    host_site.pages["/"] = host_page(live_server.url, token=mint("ada", name="Ada"))
+    host_site.pages["/logged-out"] = host_page(live_server.url)
+    browser.get(host_site.url("/"))
+    enter_chat(browser)
+    session_id = start_session_in_frame(browser, live_server.url)
+    browser.switch_to.default_content()
+    browser.execute_script("TaskSurface.chat.signOut()")
+    enter_chat(browser)
+    wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-session"))
+    assert not browser.find_elements(By.CSS_SELECTOR, f'a[href="/sessions/{session_id}"]')
+    assert "Ada" not in browser.find_element(By.CSS_SELECTOR, ".topbar").text
+    browser.get(host_site.url("/logged-out"))  # the host names nobody now: the chat says so
+    enter_chat(browser)
+    assert browser.find_element(By.CSS_SELECTOR, "[data-code]").get_attribute("data-code") == "token.missing"

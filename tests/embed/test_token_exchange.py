@@ -178,3 +178,27 @@ def test_the_cross_site_guard_still_refuses_other_sites_even_a_listed_one(api: A
         call = api.post(f"/api/sessions/{sid}/messages", {"text": "from elsewhere"}, headers=headers)
         assert call.status_code == 403 and call.json()["error"]["code"] == "cross-site-request"
     assert api.events(sid) == [] and api.queue(sid) == []
+
+
+def test_the_token_may_open_one_of_the_users_sessions_directly(api: Api) -> None:
+    sign_in(api, mint("user-42"))
+    sid = api.create_session()
+    opened = sign_in(api, mint("user-42"), session=sid)
+    assert opened.status_code == 303 and urlsplit(opened.headers["Location"]).path == f"/sessions/{sid}"
+    assert api.get(f"/sessions/{sid}").status_code == 200
+    odd = sign_in(api, mint("user-42"), session="../../etc")
+    assert urlsplit(odd.headers["Location"]).path == "/"  # not an id: the user's sessions instead
+    with PlainHttpApi(api.base) as other:  # someone else's session id is no way in
+        sign_in(other, mint("user-43"), session=sid)
+        assert other.get(f"/sessions/{sid}").status_code == 404
+
+
+def test_signing_out_forgets_the_user_and_another_site_cannot_sign_anyone_out(api: Api) -> None:
+    sign_in(api, mint("user-42"))
+    sid = api.create_session()
+    refused = api.post("/embed/sign-out", headers={"Sec-Fetch-Site": "cross-site"})
+    assert refused.status_code == 403 and api.get(f"/api/sessions/{sid}").status_code == 200
+    assert api.post("/embed/sign-out", headers={"Sec-Fetch-Site": "same-origin"}).status_code == 204
+    assert api.get(f"/api/sessions/{sid}").status_code == 404
+    sign_in(api, mint("user-42"))
+    assert api.get(f"/api/sessions/{sid}").status_code == 200

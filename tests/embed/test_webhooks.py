@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from flask import Flask
 from tasksurface.config import ConfigurationError, load_settings
 from tasksurface.domain.ids import SessionId
 from tasksurface.services.webhooks import WebhookDelivery
-from tasksurface.store import log
+from tasksurface.store import log, outbox
 from tasksurface.store.engine import make_engine
 from tasksurface.store.tables import OutboxRow
 
@@ -247,3 +247,22 @@ def test_a_delivery_pending_when_the_server_is_killed_goes_out_after_the_restart
 def test_webhook_settings_that_do_not_fit_refuse_to_start(overrides: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):
         load_settings({"secret_key": "k", **overrides})
+
+
+def test_delivered_events_are_forgotten_after_a_while_and_pending_ones_never(
+    app: Flask, receiver: Receiver
+) -> None:
+    services = services_of(app)
+    assert services.webhooks is not None
+    services.webhooks.stop()
+    then = datetime(2026, 1, 1, tzinfo=UTC)
+    with services.database.write() as db:
+        for n in range(3):
+            log.create_session(db, SessionId(f"s_pruneTest{n:05d}"), "t", then, "anon:x")
+    [old, recent, pending] = [r.id for r in outbox_rows(app)]
+    with services.database.write() as db:
+        outbox.mark_delivered(db, old, then)
+        outbox.mark_delivered(db, recent, then + timedelta(days=10))
+    with services.database.write() as db:
+        assert outbox.prune_delivered(db, then + timedelta(days=3)) == 1
+    assert [r.id for r in outbox_rows(app)] == [recent, pending]
