@@ -201,7 +201,12 @@ def read_pushes(run: Run, ws: websocket.WebSocket, timeout: float) -> None:
         run.error = f"socket: {type(exc).__name__}: {exc}"
 
 
-def probe_index(servers: list[Server], stop: threading.Event, results: list[tuple[float, bool]]) -> None:
+PHASES = ("setting up", "holding the open sockets", "submitting")
+
+
+def probe_index(
+    servers: list[Server], stop: threading.Event, phase: list[str], results: list[tuple[str, float, bool]]
+) -> None:
     """Plain `GET /` on every process, all through the run: it must keep answering."""
     http = requests.Session()
     turn = 0
@@ -209,11 +214,12 @@ def probe_index(servers: list[Server], stop: threading.Event, results: list[tupl
         server = servers[turn % len(servers)]
         turn += 1
         started = time.monotonic()
+        now = phase[0]
         try:
             ok = http.get(server.url + "/", timeout=10).status_code == 200
         except requests.RequestException:
             ok = False
-        results.append((time.monotonic() - started, ok))
+        results.append((now, time.monotonic() - started, ok))
         stop.wait(0.2)
 
 
@@ -320,9 +326,10 @@ def main() -> int:
             )
             for i, run in enumerate(runs)
         ]
-        probes: list[tuple[float, bool]] = []
+        probes: list[tuple[str, float, bool]] = []
+        phase = [PHASES[0]]
         stop_probe = threading.Event()
-        prober = threading.Thread(target=probe_index, args=(servers, stop_probe, probes), daemon=True)
+        prober = threading.Thread(target=probe_index, args=(servers, stop_probe, phase, probes), daemon=True)
         prober.start()
         started = time.monotonic()
         for thread in threads:
@@ -336,6 +343,9 @@ def main() -> int:
         sockets = sum(metric_value(s, "tasksurface_websocket_connections") or 0 for s in servers)
         took = time.monotonic() - started
         print(f"set up {args.sessions} sessions in {took:.1f} s; open sockets: {sockets:.0f}")
+        phase[0] = PHASES[1]
+        time.sleep(5)  # every socket open and idle: the state the server must hold while answering
+        phase[0] = PHASES[2]
         go.set()
         deadline = time.monotonic() + 2 * args.timeout + 30
         for thread in threads:
@@ -357,12 +367,16 @@ def main() -> int:
         errors = sorted({r.error for r in runs if r.error})
         if errors:
             print(f"session errors ({sum(bool(r.error) for r in runs)}): {errors[:5]}")
-        answered = [t for t, ok in probes if ok]
-        print(
-            f"GET / during the run: {len(answered)}/{len(probes)} answered, "
-            f"max {max(answered, default=0) * 1000:.0f} ms"
-        )
-        return 0 if once and len(answered) == len(probes) else 1
+        for name in PHASES:
+            times = [t for p, t, ok in probes if p == name and ok]
+            count = sum(p == name for p, _, _ in probes)
+            median = statistics.median(times or [0]) * 1000
+            slowest = max(times, default=0) * 1000
+            print(
+                f"GET / while {name}: {len(times)}/{count} answered, "
+                f"median {median:.0f} ms, max {slowest:.0f} ms"
+            )
+        return 0 if once and all(ok for _, _, ok in probes) else 1
     finally:
         for server in servers:
             stop_server(server)
