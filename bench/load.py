@@ -57,7 +57,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
-def start_server(database_url: str, instance: Path, threads: int) -> Server:
+def start_server(database_url: str, instance: Path, threads: int, extra: list[str]) -> Server:
     port = free_port()
     instance.mkdir(parents=True, exist_ok=True)
     log = instance / f"server-{port}.log"
@@ -74,7 +74,7 @@ def start_server(database_url: str, instance: Path, threads: int) -> Server:
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     with log.open("ab") as out:
         process = subprocess.Popen(
-            [str(ROOT / "scripts" / "serve-production.sh"), "--access-logfile", "/dev/null"],
+            [str(ROOT / "scripts" / "serve-production.sh"), "--access-logfile", "/dev/null", *extra],
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -300,6 +300,12 @@ def main() -> int:
     parser.add_argument("--database", default="", help="postgresql://… (needed for several processes)")
     parser.add_argument("--threads", type=int, default=1000, help="TASKSURFACE_WEB_THREADS of each process")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds each step may take")
+    parser.add_argument(
+        "--gunicorn",
+        action="append",
+        default=[],
+        help="an extra gunicorn argument, e.g. --gunicorn=-k=gevent",
+    )
     args = parser.parse_args()
     if args.processes > 1 and not args.database.startswith("postgres"):
         parser.error("several processes need --database postgresql://…")
@@ -312,7 +318,7 @@ def main() -> int:
     servers: list[Server] = []
     try:
         for number in range(args.processes):
-            servers.append(start_server(database, instance / f"p{number}", args.threads))
+            servers.append(start_server(database, instance / f"p{number}", args.threads, args.gunicorn))
         print(f"servers: {', '.join(s.url for s in servers)} on {database.split('?')[0]}")
         runs = [Run(i) for i in range(args.sessions)]
         ready = threading.Barrier(args.sessions + 1)
