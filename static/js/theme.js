@@ -1,5 +1,5 @@
-// The theme switch: system preference (auto), light or dark, kept in this browser.
-// Loaded in <head> without defer so the saved theme applies before the first paint.
+// The theme switch: system preference (auto), light or dark, kept in this browser and in a cookie
+// the server reads, so the page arrives in the chosen theme and this script need not block it.
 (function () {
   "use strict";
   const KEY = "ts-theme";
@@ -23,7 +23,15 @@
     else root.dataset.theme = theme;
   }
 
-  apply(saved());
+  function remember(theme) {
+    // In a team's frame the cookie is the frame's own (partitioned), like the identity cookie.
+    const framed = root.dataset.embedOrigin ? "; SameSite=None; Secure; Partitioned" : "; SameSite=Lax";
+    document.cookie = "ts-theme=" + theme + "; Path=/; Max-Age=34560000" + framed;
+  }
+
+  const start = saved();
+  apply(start);
+  if (!document.cookie.split("; ").includes("ts-theme=" + start)) remember(start); // kept from before
 
   document.addEventListener("DOMContentLoaded", () => {
     const button = document.getElementById("theme-toggle");
@@ -41,8 +49,9 @@
         localStorage.setItem(KEY, next);
         if (root.dataset.embedTheme) sessionStorage.setItem(KEY, next);
       } catch (_) {
-        /* not kept, but still applied */
+        /* not kept in the browser, but still applied and sent */
       }
+      remember(next);
       apply(next);
       show(next);
     });

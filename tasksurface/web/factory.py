@@ -26,6 +26,7 @@ from .ops import init_ops
 from .problems import problem_text, recovery_text
 from .security import init_security
 from .tasks import init_task_pushes, init_tasks
+from .theme import init_theme
 from .workspace_views import init_workspaces
 
 
@@ -72,6 +73,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     init_task_pushes(app, hub, services)
     app.register_blueprint(media.bp)
     init_embedding(app)
+    init_theme(app)
     init_assets(app)
     ws.sock.init_app(app)
     register_error_handlers(app)

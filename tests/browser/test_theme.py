@@ -34,7 +34,16 @@ def test_the_theme_switch_cycles_and_persists(browser: WebDriver, live_server: L
     assert dark != light
     browser.refresh()
     wait_until(browser, lambda d: d.find_element(By.ID, "theme-toggle").text == "Theme: dark")
-    assert _background(browser) == dark  # applied before the page is shown again
+    assert _background(browser) == dark
+    # The server knows the choice: the page is dark as it arrives, before any script runs.
+    assert browser.get_cookie("ts-theme")["value"] == "dark"  # type: ignore[index]
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    browser.refresh()
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
+    assert _background(browser) == dark
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    browser.refresh()
+    wait_until(browser, lambda d: d.find_element(By.ID, "theme-toggle").text == "Theme: dark")
     browser.find_element(By.ID, "theme-toggle").click()  # dark → auto: the system preference again
     assert browser.execute_script("return document.documentElement.dataset.theme") is None
     assert _background(browser) == light

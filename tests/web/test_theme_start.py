@@ -1,0 +1,41 @@
+"""The page arrives in the person's chosen theme: the server reads the theme cookie, so no script
+in the head holds the first paint."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ..support import Api
+
+
+def _html_tag(page: str) -> str:
+    found = re.search(r"<html[^>]*>", page)
+    assert found is not None
+    return found.group(0)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_chosen_theme_is_on_the_page_as_it_arrives(api: Api, theme: str) -> None:
+    sid = api.create_session()
+    for path in ("/", f"/sessions/{sid}"):
+        page = api.get(path, cookies={"ts-theme": theme}).text
+        assert f'data-theme="{theme}"' in _html_tag(page)
+
+
+@pytest.mark.parametrize("kept", ["auto", "", "purple", '"><script>x</script>'])
+def test_auto_or_anything_else_leaves_the_system_to_decide(api: Api, kept: str) -> None:
+    page = api.get("/", cookies={"ts-theme": kept}).text
+    assert "data-theme" not in _html_tag(page)
+    assert "<script>x" not in page
+
+
+def test_no_script_in_the_head_blocks_the_first_paint(api: Api) -> None:
+    sid = api.create_session()
+    for path in ("/", f"/sessions/{sid}"):
+        head = api.get(path).text.split("</head>")[0]
+        scripts = re.findall(r"<script[^>]*>", head)
+        assert scripts, "the theme script is expected in the head"
+        for tag in scripts:
+            assert " defer" in tag or " async" in tag or 'type="module"' in tag, tag
