@@ -159,6 +159,9 @@ class ChangeFeed:
             found: Any = json.loads(payload)
             if found.get("o") == self.origin:
                 return
+            cursor = found.get("c")
+            if not isinstance(found["s"], str) or not (cursor is None or type(cursor) is int):
+                raise ValueError("a session id and an integer cursor were expected")
             change = Change(str(found["s"]), found.get("c"), bool(found.get("q")), bool(found.get("r")))
         except (ValueError, KeyError, AttributeError):
             logger.warning("ignoring a malformed change notification")

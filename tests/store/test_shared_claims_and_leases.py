@@ -23,7 +23,7 @@ from tasksurface.store.advisory import (
     dedicated_connection,
     namespace_of,
 )
-from tasksurface.store.changefeed import Change, merge
+from tasksurface.store.changefeed import Change, ChangeFeed, merge
 from tasksurface.store.tables import InboxRow
 
 from ..support import wait_for
@@ -201,3 +201,25 @@ def test_notices_waiting_together_merge_into_one_per_session() -> None:
         ]
     )
     assert merged == [Change("s_a", 7, True, False), Change("s_b", 2, True, True)]
+
+
+def test_a_malformed_or_own_notice_is_ignored_and_a_good_one_applied() -> None:
+    """The channel is open to anyone who can connect: a payload that does not fit changes nothing."""
+    applied: list[Change] = []
+    engine = sa.create_engine("sqlite://")
+    feed = ChangeFeed(engine, "", "db.schema", "me", applied.append, lambda: None)
+    try:
+        for payload in (
+            "not json",
+            "[1, 2]",
+            '{"o": "other"}',
+            '{"o": "other", "s": 7}',
+            '{"o": "other", "s": "s_a", "c": "5"}',
+            '{"o": "me", "s": "s_a", "q": true}',
+        ):
+            feed._deliver(payload)
+        assert applied == []
+        feed._deliver('{"o": "other", "s": "s_a", "c": 5, "q": true, "r": false}')
+        assert applied == [Change("s_a", 5, True, False)]
+    finally:
+        engine.dispose()
