@@ -122,6 +122,18 @@ def admission_blocked(url: str) -> Iterator[None]:
         engine.dispose()
 
 
+def start(server: Any, attempts: int = 3) -> None:
+    """A start can outlast the helper's deadline on a loaded machine; that is no lost message."""
+    for attempt in range(attempts):
+        try:
+            server.start()
+            return
+        except AssertionError:
+            server.kill()
+            if attempt == attempts - 1:
+                raise
+
+
 class Fleet:
     """The servers of one database: one restartable process (SQLite) or two gunicorns (PostgreSQL)."""
 
@@ -133,7 +145,7 @@ class Fleet:
         else:
             self.servers = [ServerProcess(url, folder)]
         for server in self.servers:
-            server.start()
+            start(server)
 
     def apis(self) -> list[Api]:
         return linked(*(s.url for s in self.servers))
@@ -145,14 +157,14 @@ class Fleet:
         """SQLite: the same process, started again; PostgreSQL: the other one, while the killed
         one starts again for the next run."""
         if not self.shared:
-            self.servers[index].start()
+            start(self.servers[index])
             return index
         return 1 - index
 
     def revive(self) -> None:
         for server in self.servers:
             if server.process is None:
-                server.start()
+                start(server)
 
     def stop(self) -> None:
         for server in self.servers:
