@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,24 @@ class Change:
     """The latest seq the sender committed, when it appended events."""
     queue: bool
     reset: bool
+
+
+def merge(changes: list[Change]) -> list[Change]:
+    """One notice per session says all that several would: the newest cursor, any queue or reset."""
+    merged: dict[str, Change] = {}
+    for change in changes:
+        seen = merged.get(change.session_id)
+        if seen is None:
+            merged[change.session_id] = change
+            continue
+        cursors = [c for c in (seen.cursor, change.cursor) if c is not None]
+        merged[change.session_id] = Change(
+            change.session_id,
+            max(cursors) if cursors else None,
+            seen.queue or change.queue,
+            seen.reset or change.reset,
+        )
+    return list(merged.values())
 
 
 def channel_of(namespace: str) -> str:
@@ -59,28 +78,61 @@ class ChangeFeed:
         self.listening = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="change-feed", daemon=True)
+        self._outbox: queue.Queue[Change] = queue.Queue()
+        self._sender = threading.Thread(target=self._send, name="change-feed-sender", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
+        self._sender.start()
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(5)
+        self._sender.join(5)
 
     def publish(self, change: Change) -> None:
-        """After the change committed; other processes get it, this one already pushed it."""
-        payload = {
-            "o": self.origin,
-            "s": change.session_id,
-            "c": change.cursor,
-            "q": change.queue,
-            "r": change.reset,
-        }
+        """After the change committed; other processes get it, this one already pushed it.
+
+        Sent from a thread of its own, so a commit never waits on it (a runner's claim and its
+        admission stay close together); changes waiting together are merged per session.
+        """
+        self._outbox.put(change)
+
+    def _send(self) -> None:
+        while not self._stop.is_set() or not self._outbox.empty():
+            try:
+                batch = [self._outbox.get(timeout=0.5)]
+            except queue.Empty:
+                continue
+            while True:
+                try:
+                    batch.append(self._outbox.get_nowait())
+                except queue.Empty:
+                    break
+            merged = merge(batch)
+            while True:
+                try:
+                    self._notify(merged)
+                    break
+                except Exception:  # sockets elsewhere would miss it: try again until stopped
+                    logger.exception("announcing %d changes failed", len(merged))
+                    if self._stop.wait(RECONNECT_SECONDS):
+                        return
+
+    def _notify(self, changes: list[Change]) -> None:
         with self.engine.connect() as connection:
-            connection.execute(
-                sa.text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": self.channel, "payload": json.dumps(payload, separators=(",", ":"))},
-            )
+            for change in changes:
+                payload = {
+                    "o": self.origin,
+                    "s": change.session_id,
+                    "c": change.cursor,
+                    "q": change.queue,
+                    "r": change.reset,
+                }
+                connection.execute(
+                    sa.text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": self.channel, "payload": json.dumps(payload, separators=(",", ":"))},
+                )
             connection.commit()
 
     def _listen(self) -> None:
@@ -107,6 +159,9 @@ class ChangeFeed:
             found: Any = json.loads(payload)
             if found.get("o") == self.origin:
                 return
+            cursor = found.get("c")
+            if not isinstance(found["s"], str) or not (cursor is None or type(cursor) is int):
+                raise ValueError("a session id and an integer cursor were expected")
             change = Change(str(found["s"]), found.get("c"), bool(found.get("q")), bool(found.get("r")))
         except (ValueError, KeyError, AttributeError):
             logger.warning("ignoring a malformed change notification")

@@ -79,12 +79,22 @@ class PushHub:
                 if not subscribers:
                     del self._subscribers[subscription.session_id]
 
-    def seen(self, subscription: Subscription, seq: int) -> None:
-        """The subscriber got events up to `seq` some other way (its hello)."""
+    def open(
+        self, session_id: SessionId, after: int, hello: Callable[[], dict[str, Any]]
+    ) -> tuple[Subscription, dict[str, Any]]:
+        """Subscribe and build the hello under the session's lock: every change committed
+        after the hello's read is pushed after it, and none the hello carries is pushed again."""
         with self._lock:
-            session_lock = self._session_locks[subscription.session_id]
+            session_lock = self._session_locks[session_id]
         with session_lock:
-            subscription.cursor = max(subscription.cursor, seq)
+            subscription = self.subscribe(session_id, after)
+            try:
+                first = hello()
+            except BaseException:
+                self.unsubscribe(subscription)
+                raise
+            subscription.cursor = max((e["seq"] for e in first.get("events", ())), default=after)
+        return subscription, first
 
     def watched(self) -> list[SessionId]:
         with self._lock:

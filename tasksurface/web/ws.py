@@ -70,15 +70,11 @@ def session_socket(ws: Any, sid: str) -> None:
     gauge = ops.metrics_of(current_app).websockets
     gauge.inc()
     hub = _hub()
-    # Subscribed before the hello is read, so nothing committed in between is missed; what both
-    # carry the page drops by seq.
-    subscription = hub.subscribe(session_id, after)
+    subscription, hello = hub.open(session_id, after, lambda: _hello(session_id, after))
     subscription.language = str(get_locale() or "en")
     stop = threading.Event()
     pump = threading.Thread(target=_pump, args=(subscription, send, stop), daemon=True)
     try:
-        hello = _hello(session_id, after)
-        hub.seen(subscription, max((e["seq"] for e in hello.get("events", ())), default=after))
         send(hello)
         pump.start()
         while True:

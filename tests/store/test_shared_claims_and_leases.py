@@ -23,6 +23,7 @@ from tasksurface.store.advisory import (
     dedicated_connection,
     namespace_of,
 )
+from tasksurface.store.changefeed import Change, ChangeFeed, merge
 from tasksurface.store.tables import InboxRow
 
 from ..support import wait_for
@@ -186,3 +187,39 @@ def test_the_lease_connection_asks_postgresql_to_notice_a_dead_peer_in_bounded_t
     }
     assert user_timeout == "12000"  # milliseconds
     assert LEASE_LOSS_BOUND_SECONDS >= 5 + 3 * 2 and LEASE_LOSS_BOUND_SECONDS >= 12
+
+
+def test_notices_waiting_together_merge_into_one_per_session() -> None:
+    """Merging loses nothing a receiver needs: it reads the log after its own cursor anyway."""
+    merged = merge(
+        [
+            Change("s_a", 4, False, False),
+            Change("s_b", None, True, False),
+            Change("s_a", None, True, False),
+            Change("s_a", 7, False, False),
+            Change("s_b", 2, False, True),
+        ]
+    )
+    assert merged == [Change("s_a", 7, True, False), Change("s_b", 2, True, True)]
+
+
+def test_a_malformed_or_own_notice_is_ignored_and_a_good_one_applied() -> None:
+    """The channel is open to anyone who can connect: a payload that does not fit changes nothing."""
+    applied: list[Change] = []
+    engine = sa.create_engine("sqlite://")
+    feed = ChangeFeed(engine, "", "db.schema", "me", applied.append, lambda: None)
+    try:
+        for payload in (
+            "not json",
+            "[1, 2]",
+            '{"o": "other"}',
+            '{"o": "other", "s": 7}',
+            '{"o": "other", "s": "s_a", "c": "5"}',
+            '{"o": "me", "s": "s_a", "q": true}',
+        ):
+            feed._deliver(payload)
+        assert applied == []
+        feed._deliver('{"o": "other", "s": "s_a", "c": 5, "q": true, "r": false}')
+        assert applied == [Change("s_a", 5, True, False)]
+    finally:
+        engine.dispose()
