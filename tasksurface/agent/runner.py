@@ -36,6 +36,7 @@ from .tools import ToolContext, ToolRegistry
 logger = logging.getLogger(__name__)
 
 MAX_MODEL_STEPS = 8
+STEPS_EXHAUSTED = f"the agent stopped after {MAX_MODEL_STEPS} model steps without finishing its turn"
 NOT_RUN = "not run: an earlier call in this response ended the turn"
 NOT_RUN_WAITING = "not run: an earlier call in this response is waiting for the user's answer"
 PARTIAL_INTERVAL = 0.05
@@ -240,6 +241,9 @@ class RunnerPool:
                 return
             if not self._apply_reply(session_id, reply):
                 return
+        # A model that never stops calling tools ends its turn here, in so many words; left open,
+        # every restart (and, on PostgreSQL, every sweep for unfinished turns) would resume it.
+        self._append(session_id, NewEvent("agent/error", {"message": STEPS_EXHAUSTED}))
 
     def _gather_context(self, session_id: SessionId) -> None:
         for source in self.context_sources:

@@ -14,10 +14,11 @@ from datetime import datetime
 import pytest
 
 from tasksurface.agent.ports import ModelError, ModelReply
-from tasksurface.agent.runner import NOT_RUN
+from tasksurface.agent.runner import NOT_RUN, STEPS_EXHAUSTED
 from tasksurface.agent.tools import Tool
 from tasksurface.domain.events import SessionEvent, text_content
 from tasksurface.domain.ids import InboxItemId, MessageId, SessionId
+from tasksurface.domain.turns import Owed, owed
 from tasksurface.store import inbox
 from tasksurface.store.db import Database
 from tasksurface.store.records import InboxItem
@@ -593,6 +594,12 @@ def test_a_turn_is_bounded_by_max_model_steps(database: Database) -> None:
         assert [last_user_text(c.history) for c in model.calls[STEPS_PER_TURN:]] == ["then this"]
         call_ids = [e.payload["callId"] for e in log_events(database, sid) if e.kind == "tool/call"]
         assert len(set(call_ids)) == STEPS_PER_TURN  # the runner minted a distinct id for each
+        # The cut-short turn ends in so many words, so nothing resumes it later.
+        kinds = [(e.kind, e.payload.get("message")) for e in log_events(database, sid)]
+        second = kinds.index(("user/message", None), 1)
+        assert kinds[second - 1] == ("agent/error", STEPS_EXHAUSTED)
+        looped = log_events(database, sid)[:second]
+        assert owed(looped[1:], None) == Owed(reply=False)
 
 
 def test_an_unknown_tool_gives_a_failed_result_and_the_model_goes_on(database: Database) -> None:
