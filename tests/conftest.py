@@ -7,6 +7,7 @@ import os
 import secrets
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
         return
+    with postgres_schema() as url:
+        yield url
+
+
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A throwaway PostgreSQL schema, dropped afterwards; the test is skipped without PostgreSQL."""
     if not POSTGRES_URL:
         pytest.skip("TASKSURFACE_TEST_POSTGRES_URL is not set")
     schema = "t_" + secrets.token_hex(6)

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 
-from tasksurface.store.engine import normalise_url
-
-from ..conftest import POSTGRES_URL
+from ..conftest import postgres_schema
 from ..support import Api
 from .processes import Gunicorn, servers
 
@@ -21,19 +17,8 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def database_url() -> Iterator[str]:
     """A throwaway PostgreSQL schema that every process of the test shares."""
-    if not POSTGRES_URL:
-        pytest.skip("TASKSURFACE_TEST_POSTGRES_URL is not set")
-    schema = "t_" + secrets.token_hex(6)
-    admin = sa.create_engine(normalise_url(POSTGRES_URL))
-    with admin.begin() as connection:
-        connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
-    separator = "&" if "?" in POSTGRES_URL else "?"
-    try:
-        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as connection:
-            connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-        admin.dispose()
+    with postgres_schema() as url:
+        yield url
 
 
 @pytest.fixture
