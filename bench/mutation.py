@@ -6,6 +6,7 @@
     .venv/bin/python bench/mutation.py --constants-only
     .venv/bin/python bench/mutation.py --report    # the last run again, after writing down a reason
     .venv/bin/python bench/mutation.py --retry-survivors   # after a new test: its surviving constants again
+    .venv/bin/python bench/mutation.py --module tasks --module task_text   # only these modules
 
 Two kinds of mutant: mutmut's (inside function bodies, configured in pyproject's
 `[tool.mutmut]`), and constant mutants (limits' defaults, id patterns, pydantic field
@@ -59,16 +60,21 @@ class Verdict:
     status: str
 
 
-def mutmut_verdicts(fresh: bool) -> list[Verdict]:
+def mutmut_verdicts(fresh: bool, modules: list[str] | None = None) -> list[Verdict]:
+    """mutmut's verdicts; with `modules`, only those modules' mutants are run (all are generated,
+    since mutmut maps tests to functions over the whole tree) and read."""
     mutmut = Path(sys.executable).with_name("mutmut")
     if fresh:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
     print("mutmut run …", file=sys.stderr, flush=True)
-    subprocess.run([str(mutmut), "run"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    names = [f"{DOMAIN.replace('/', '.')}.{module}.*" for module in modules or []]
+    subprocess.run([str(mutmut), "run", *names], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     verdicts: list[Verdict] = []
     survivors: list[tuple[str, str, str]] = []
     for meta in sorted((ROOT / "mutants" / DOMAIN).glob("*.py.meta")):
         path = f"{DOMAIN}/{meta.name.removesuffix('.meta')}"
+        if modules is not None and _stem(path) not in modules:
+            continue
         for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
             if code in KILLED_CODES or code in TIMEOUT_CODES:
                 verdicts.append(Verdict(path, name, "", True, "killed"))
@@ -112,12 +118,16 @@ def _added_lines(diff: str) -> str:
     return "\n".join("removed: " + line[1:].strip() for line in body if line.startswith("-"))
 
 
-def constant_verdicts(jobs: int, only: set[str] | None = None) -> list[Verdict]:
+def constant_verdicts(
+    jobs: int, only: set[str] | None = None, modules: list[str] | None = None
+) -> list[Verdict]:
     paths = sorted(str(p.relative_to(ROOT)) for p in (ROOT / DOMAIN).glob("*.py"))
     mutants = [m for path in paths for m in constant_mutants(ROOT, path)]
     mutants += hand_mutants(ROOT, HAND_MUTANTS)
     if only is not None:
         mutants = [m for m in mutants if m.name in only]
+    if modules is not None:
+        mutants = [m for m in mutants if _stem(m.path) in modules]
     with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
         workers = [_worker_tree(Path(scratch) / f"w{n}") for n in range(jobs)]
         free = list(workers)
@@ -146,12 +156,14 @@ def _worker_tree(tree: Path) -> Path:
     return tree
 
 
-def _test_files() -> list[str]:
-    """The domain's test files, property-based ones last: `-x` stops at the first failure, and the
-    example tests kill most constant mutants in a fraction of the time."""
-    files = sorted((ROOT / "tests" / "domain").glob("test_*.py"))
+def _test_files(tree: Path) -> list[str]:
+    """The domain's test files in the copy, property-based ones last: `-x` stops at the first failure,
+    and the example tests kill most constant mutants in a fraction of the time. Read from the copy, not
+    the working tree: a test file written during a run must not make pytest fail with "file not found",
+    which would count as a kill."""
+    files = sorted((tree / "tests" / "domain").glob("test_*.py"))
     slow = [f for f in files if "hypothesis" in f.read_text(encoding="utf-8")]
-    return [str(f.relative_to(ROOT)) for f in [*(f for f in files if f not in slow), *slow]]
+    return [str(f.relative_to(tree)) for f in [*(f for f in files if f not in slow), *slow]]
 
 
 def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
@@ -161,7 +173,7 @@ def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
     try:
         env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", *_test_files(), *PYTEST_ARGS],
+            [sys.executable, "-m", "pytest", *_test_files(tree), *PYTEST_ARGS],
             cwd=tree,
             env=env,
             capture_output=True,
@@ -197,6 +209,21 @@ def accepted_survivors() -> dict[tuple[str, str], str]:
     """(mutant key, change) → why that survivor is equivalent or harmless."""
     entries = tomllib.loads(ACCEPTED.read_text(encoding="utf-8")).get("survivor", [])
     return {(_key(e["mutant"]), e["change"].strip()): e["reason"] for e in entries}
+
+
+def _stem(path: str) -> str:
+    return Path(path).name.removesuffix(".py")
+
+
+def _saved_verdicts() -> list[Verdict]:
+    if not VERDICTS.exists():
+        return []
+    return [Verdict(**v) for v in json.loads(VERDICTS.read_text(encoding="utf-8"))]
+
+
+def _save(verdicts: list[Verdict]) -> None:
+    VERDICTS.parent.mkdir(exist_ok=True)
+    VERDICTS.write_text(json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8")
 
 
 def _key(name: str) -> str:
@@ -255,22 +282,34 @@ def main() -> None:
         "--retry-survivors", action="store_true", help="run the last run's surviving constant mutants again"
     )
     parser.add_argument("--min-score", type=float, default=95.0)
+    parser.add_argument(
+        "--module",
+        action="append",
+        metavar="NAME",
+        help="only this domain module (its file name without .py; repeatable); the other modules' "
+        "saved verdicts are kept",
+    )
     args = parser.parse_args()
+    modules: list[str] | None = args.module
+    for module in modules or []:
+        if not (ROOT / DOMAIN / f"{module}.py").is_file():
+            raise SystemExit(f"no domain module {module!r} in {DOMAIN}")
     if args.report or args.retry_survivors:
-        verdicts = [Verdict(**v) for v in json.loads(VERDICTS.read_text(encoding="utf-8"))]
+        verdicts = _saved_verdicts()
         if args.retry_survivors:
             again = {v.name for v in verdicts if not v.killed and ":" in v.name}
-            fresh = {v.name: v for v in constant_verdicts(args.jobs, again)}
+            fresh = {v.name: v for v in constant_verdicts(args.jobs, again, modules)}
             verdicts = [fresh.get(v.name, v) for v in verdicts]
-            VERDICTS.write_text(
-                json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8"
-            )
+            _save(verdicts)
     else:
         check_imports_from_copy()
-        verdicts = [] if args.constants_only else mutmut_verdicts(fresh=not args.keep)
-        verdicts += constant_verdicts(args.jobs)
-        VERDICTS.parent.mkdir(exist_ok=True)
-        VERDICTS.write_text(json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8")
+        verdicts = [] if args.constants_only else mutmut_verdicts(not args.keep, modules)
+        verdicts += constant_verdicts(args.jobs, modules=modules)
+        if modules is not None:  # the other modules' last verdicts stay
+            verdicts = [v for v in _saved_verdicts() if _stem(v.path) not in modules] + verdicts
+        _save(verdicts)
+    if modules is not None:
+        verdicts = [v for v in verdicts if _stem(v.path) in modules]
     sys.exit(0 if report(verdicts, args.min_score) else 1)
 
 
