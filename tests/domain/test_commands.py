@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from pydantic import ValidationError
 
 from tasksurface.domain.commands import (
     ArgumentSpec,
@@ -96,6 +97,8 @@ def _one(body: str) -> str:
     "body",
     [
         "timeout_seconds = 604800",
+        "timeout_seconds = 0.5",
+        "kill_grace_seconds = 0.5",
         "kill_grace_seconds = 600",
         "output_limit_bytes = 0",
         'description = "' + "d" * 1000 + '"',
@@ -291,3 +294,13 @@ def test_progress_is_looked_for_in_the_first_500_characters_of_a_line() -> None:
     digit = re.compile(r"(\d)")
     assert progress_of(digit, "x" * 499 + "7") == (7.0, None)
     assert progress_of(digit, "x" * 500 + "7") is None
+
+
+def test_a_loaded_declaration_cannot_be_changed_afterwards() -> None:
+    spec = parse_commands(_one('[commands.x.args.a]\ntype = "string"')).commands["x"]
+    with pytest.raises(ValidationError):
+        spec.timeout_seconds = 1.0
+    with pytest.raises(ValidationError):
+        spec.args["a"].max_length = 1
+    with pytest.raises(ValidationError):
+        parse_commands(_one("")).commands = {}

@@ -1,0 +1,152 @@
+"""Version 2's rules in detail: refusals as a person and a model read them (code, message, place and
+figures), the lookups the services use, conditions, review hunks and exact steps."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import re2
+from builders_v2 import choices, multi2, number_field, parsed_v2, text2, toggle2, v2_model
+
+from tasksurface.backends.demos import COMPARE_CARDS
+from tasksurface.domain import constraints, patterns
+from tasksurface.domain.hunks import hunks_of
+from tasksurface.domain.model_v2 import MultiChoiceFieldV2, NumberField, TextFieldV2
+from tasksurface.domain.parser import parse_model
+from tasksurface.domain.refusals import Problem, SurfaceRefused
+
+
+def multi(**extra: object) -> MultiChoiceFieldV2:
+    field = parsed_v2(v2_model(multi2(**extra))).fields[0]
+    assert isinstance(field, MultiChoiceFieldV2)
+    return field
+
+
+def test_a_model_finds_its_fields_choices_and_actions_by_id() -> None:
+    model = parsed_v2(
+        v2_model(
+            text2("name"),
+            text2("city", "City"),
+            submit=choices(("approve", "Approve"), ("reject", "Reject")),
+            actions=[{"id": "preview", "label": "Preview"}, {"id": "refresh", "label": "Refresh"}],
+        )
+    )
+    city = model.field("city")
+    assert isinstance(city, TextFieldV2) and city.label == "City"
+    assert model.field("nowhere") is None
+    choice = model.submit_choice("reject")
+    assert choice is not None and choice.label == "Reject"
+    assert model.submit_choice("nowhere") is None
+    action = model.action("refresh")
+    assert action is not None and action.label == "Refresh"
+    assert model.action("nowhere") is None
+    assert parsed_v2(v2_model(text2())).submit_choice("approve") is None
+
+
+def test_multi_choice_count_problems_say_how_many_and_carry_the_figure() -> None:
+    assert constraints.count_problem(multi(required=True), 0) == Problem(
+        "submission.required", "choose at least one option", "diet"
+    )
+    bounded = multi(minItems=2, maxItems=2)
+    assert constraints.count_problem(bounded, 1) == Problem(
+        "submission.too-few", "choose at least 2", "diet", {"minimum": 2}
+    )
+    assert constraints.count_problem(bounded, 3) == Problem(
+        "submission.too-many", "choose at most 2", "diet", {"maximum": 2}
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "web"),
+    [
+        ("http://example.com/a?b=c", True),
+        ("https://example.com", True),
+        ("HTTPS://example.com", True),
+        ("ftp://example.com", False),
+        ("https://", False),
+        ("https://exa mple.com", False),
+        ("http://[::1", False),
+        ("example.com", False),
+    ],
+)
+def test_a_web_address_is_absolute_http_or_https_with_a_host(text: str, web: bool) -> None:
+    assert constraints.is_web_url(text) is web
+
+
+def test_a_refused_pattern_says_what_re2_found() -> None:
+    with pytest.raises(patterns.InvalidPattern) as caught:
+        patterns.check("(")
+    assert str(caught.value) == "missing ): ("
+
+
+def test_a_pattern_refusal_reads_re2_s_words_whatever_their_form() -> None:
+    assert patterns._reason(re2.error(b"invalid perl operator: (?=")) == "invalid perl operator: (?="
+    assert patterns._reason(re2.error(b"bad \xff byte")) == "bad \ufffd byte"
+    assert patterns._reason(re2.error("as text")) == "as text"
+    assert patterns._reason(re2.error()) == "not an RE2 pattern"
+    assert patterns._reason(re2.error(b"")) == "not an RE2 pattern"
+
+
+def condition_refusal(*fields: dict[str, object]) -> Problem:
+    with pytest.raises(SurfaceRefused) as caught:
+        parse_model(v2_model(*fields))
+    return caught.value.problem
+
+
+def test_condition_refusals_say_what_a_condition_may_name() -> None:
+    assert condition_refusal(text2("a", "A", visibleWhen={"field": "zz", "equals": "x"})) == Problem(
+        "surface.condition-unknown-field", "no field 'zz' to depend on", "model.fields.0.visibleWhen.field"
+    )
+    assert condition_refusal(text2("a", "A", visibleWhen={"field": "a", "equals": "x"})) == Problem(
+        "surface.condition-not-earlier",
+        "a condition can only depend on an earlier field (so no cycle can form)",
+        "model.fields.0.visibleWhen.field",
+    )
+    assert condition_refusal(text2("a", "A"), text2("b", "B", visibleWhen={"field": "a"})) == Problem(
+        "surface.invalid-condition", "give exactly one of equals or in", "model.fields.1.visibleWhen"
+    )
+    assert condition_refusal(
+        text2("a", "A"), text2("b", "B", visibleWhen={"field": "a", "in": []})
+    ) == Problem("surface.invalid-condition", "in needs at least one value", "model.fields.1.visibleWhen.in")
+    assert condition_refusal(
+        toggle2(), text2("b", "B", visibleWhen={"field": "terms", "equals": "on"})
+    ) == Problem(
+        "surface.invalid-condition",
+        "'on' is not a value field 'terms' can have",
+        "model.fields.1.visibleWhen",
+    )
+
+
+def test_a_condition_on_a_comparison_names_one_of_its_candidates() -> None:
+    cards = copy.deepcopy(COMPARE_CARDS["fields"][0])
+    for value, fits in (("x13", True), ("nope", False), (13, False)):
+        data = v2_model(cards, text2("why", "Why", visibleWhen={"field": "laptop", "equals": value}))
+        if fits:
+            parsed_v2(data)
+        else:
+            with pytest.raises(SurfaceRefused, match="invalid-condition"):
+                parse_model(data)
+
+
+def test_a_one_line_change_among_many_equal_lines_is_one_small_hunk() -> None:
+    """Without `autojunk=False`, difflib ignores lines repeated in more than 1% of a long text,
+    and one changed line among 250 equal ones becomes a hunk of a hundred lines."""
+    old = ["    }"] * 150 + ["a"] + ["    }"] * 100
+    new = [*old[:150], "b", *old[151:]]
+    (hunk,) = hunks_of("\n".join(old), "\n".join(new))
+    assert (hunk.removed, hunk.added, hunk.place) == (("a",), ("b",), "line 151")
+
+
+def test_context_below_a_hunk_stops_where_either_text_ends() -> None:
+    first = hunks_of("a\nb\nc\nd\n", "X\nb\n")[0]
+    assert first.after_context == ((2, 2, "b"),)
+    assert first.before_context == ()
+
+
+def test_a_step_too_fine_to_check_exactly_counts_as_off_step() -> None:
+    field = parsed_v2(v2_model(number_field(step=0.5))).fields[0]
+    assert isinstance(field, NumberField)
+    problem = constraints.number_problem(field, 10**2000)
+    assert problem is not None and problem.code == "submission.off-step"
+    assert constraints.number_problem(field, 10**20) is None
