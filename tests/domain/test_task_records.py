@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
+from typing import get_args
 
 from tasksurface.domain import tasks
 from tasksurface.domain.events import SessionEvent
@@ -147,3 +148,21 @@ def test_a_started_task_tells_the_model_its_id_and_how_it_will_hear_of_the_end()
         "You are notified in this session when it finishes; read its output with task_output."
     )
     assert tasks.notice_request_id(TaskId("t_abcdefghijk")) == "notice:t_abcdefghijk"
+
+
+def test_the_task_vocabulary_is_the_contract_s_word_for_word() -> None:
+    assert get_args(tasks.TaskStatus) == ("queued", "running", "completed", "failed", "cancelled")
+    assert sorted(tasks.STATUSES) == ["cancelled", "completed", "failed", "queued", "running"]
+    assert sorted(tasks.TERMINAL) == ["cancelled", "completed", "failed"]
+    assert get_args(tasks.OutputMode) == ("stream", "final")
+    assert get_args(tasks.StoppedBy) == ("model", "user")
+    assert get_args(tasks.KillOutcome) == ("cancellation-requested", "already-finished")
+    assert get_args(tasks.Card) == ("read", "execute")
+    assert tasks.CONTROL_TOOLS == ("task_output", "task_list", "task_kill")
+    assert tasks.PRODUCER_TOOLS == ("run_command", "delegate_task")
+    assert tasks.NOTICE_KIND == "task/notice"
+
+
+def test_a_task_whose_host_is_lost_fails_with_a_reason_the_model_can_read() -> None:
+    assert tasks.HOST_STOPPED == "the host stopped"
+    assert tasks.WORKER_STOPPED == "the worker stopped"
