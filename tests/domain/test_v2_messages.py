@@ -7,12 +7,22 @@ import copy
 
 import pytest
 import re2
-from builders_v2 import choices, multi2, number_field, parsed_v2, text2, toggle2, v2_model
+from builders_v2 import (
+    choice2,
+    choices,
+    date_field,
+    multi2,
+    number_field,
+    parsed_v2,
+    text2,
+    toggle2,
+    v2_model,
+)
 
 from tasksurface.backends.demos import COMPARE_CARDS
-from tasksurface.domain import constraints, patterns
+from tasksurface.domain import constraints, model_v2, patterns
 from tasksurface.domain.hunks import hunks_of
-from tasksurface.domain.model_v2 import MultiChoiceFieldV2, NumberField, TextFieldV2
+from tasksurface.domain.model_v2 import MultiChoiceFieldV2, NumberField, TextFieldV2, VisibleWhen
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.refusals import Problem, SurfaceRefused
 
@@ -150,3 +160,70 @@ def test_a_step_too_fine_to_check_exactly_counts_as_off_step() -> None:
     problem = constraints.number_problem(field, 10**2000)
     assert problem is not None and problem.code == "submission.off-step"
     assert constraints.number_problem(field, 10**20) is None
+
+
+def test_every_name_model_v2_exports_exists() -> None:
+    assert model_v2.__all__ == sorted(model_v2.__all__)
+    for name in model_v2.__all__:
+        assert hasattr(model_v2, name), name
+
+
+def test_a_condition_built_in_code_may_name_its_values_in_() -> None:
+    condition = VisibleWhen(field="stay", in_=["hotel"])
+    assert condition.model_dump(by_alias=True) == {"field": "stay", "in": ["hotel"]}
+
+
+def test_unset_v2_attributes_take_their_documented_defaults() -> None:
+    order = {"kind": "order", "id": "o", "label": "O", "options": [{"id": "a", "label": "A"}]}
+    cards = copy.deepcopy(COMPARE_CARDS["fields"][0])
+    cards.pop("initial", None)
+    model = parsed_v2(
+        v2_model(number_field(), date_field(), toggle2(), order, multi2(), cards, text2(format="url"))
+    )
+    number, date, toggle, ordered, multiple, comparison, text = model.fields
+    assert [f.required for f in model.fields] == [False, False, False, False, False, True, False]
+    assert isinstance(number, NumberField) and number.integer is False
+    assert isinstance(multiple, MultiChoiceFieldV2) and multiple.filterable is False
+    assert isinstance(text, TextFieldV2) and text.format == "url"
+    assert (date.kind, toggle.kind, ordered.kind, comparison.kind) == (
+        "date",
+        "toggle",
+        "order",
+        "comparison",
+    )
+
+
+def test_text_and_count_bounds_reach_down_to_zero_and_one() -> None:
+    parsed_v2(v2_model(text2(minLength=0, maxLength=1), multi2(minItems=0, maxItems=1)))
+    for bad in (text2(minLength=-1), multi2(minItems=-1), multi2(maxItems=0)):
+        with pytest.raises(SurfaceRefused, match=r"^surface\.schema: "):
+            parse_model(v2_model(bad))
+
+
+def test_submit_choices_take_a_tone_and_choices_a_presentation() -> None:
+    tones = {"actions": [{"id": f"a{t}", "label": t, "tone": t} for t in ("primary", "neutral", "danger")]}
+    model = parsed_v2(v2_model(choice2(presentation="cards"), submit=tones))
+    assert [a["tone"] for a in model.normalised()["submit"]["actions"]] == ["primary", "neutral", "danger"]
+    assert (
+        parsed_v2(v2_model(choice2(presentation="list"))).normalised()["fields"][0]["presentation"] == "list"
+    )
+
+
+def test_a_hunk_shows_two_unchanged_lines_on_each_side() -> None:
+    (hunk,) = hunks_of("1\n2\n3\n4\n5\n6\n7\n", "1\n2\n3\nfour\n5\n6\n7\n")
+    assert hunk.before_context == ((2, 2, "2"), (3, 3, "3"))
+    assert hunk.after_context == ((5, 5, "5"), (6, 6, "6"))
+
+
+def test_a_pattern_whose_program_needs_more_than_a_megabyte_is_refused() -> None:
+    patterns.check(".{1000}")
+    with pytest.raises(patterns.InvalidPattern):
+        patterns.check(".{1000}" * 8)
+
+
+def test_a_step_is_checked_exactly_up_to_a_thousand_digits_of_quotient() -> None:
+    field = parsed_v2(v2_model(number_field(step=1))).fields[0]
+    assert isinstance(field, NumberField)
+    assert constraints.number_problem(field, 10**999) is None
+    problem = constraints.number_problem(field, 10**1000)
+    assert problem is not None and problem.code == "submission.off-step"
