@@ -22,7 +22,8 @@ from builders_v2 import (
 from tasksurface.backends.demos import COMPARE_CARDS
 from tasksurface.domain import constraints, model_v2, patterns
 from tasksurface.domain.hunks import hunks_of
-from tasksurface.domain.model_v2 import MultiChoiceFieldV2, NumberField, TextFieldV2, VisibleWhen
+from tasksurface.domain.limits import Limits
+from tasksurface.domain.model_v2 import DateField, MultiChoiceFieldV2, NumberField, TextFieldV2, VisibleWhen
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.refusals import Problem, SurfaceRefused
 
@@ -227,3 +228,81 @@ def test_a_step_is_checked_exactly_up_to_a_thousand_digits_of_quotient() -> None
     assert constraints.number_problem(field, 10**999) is None
     problem = constraints.number_problem(field, 10**1000)
     assert problem is not None and problem.code == "submission.off-step"
+
+
+def number(**extra: object) -> NumberField:
+    field = parsed_v2(v2_model(number_field(**extra))).fields[0]
+    assert isinstance(field, NumberField)
+    return field
+
+
+def test_number_problems_say_what_is_wanted_with_their_figures() -> None:
+    assert constraints.number_problem(number(required=True), None) == Problem(
+        "submission.required", "this field is required", "people"
+    )
+    assert constraints.number_problem(number(), "3") == Problem(
+        "submission.wrong-type", "expected a number", "people"
+    )
+    assert constraints.number_problem(number(integer=True), 2.5) == Problem(
+        "submission.not-an-integer", "expected a whole number", "people"
+    )
+    assert constraints.number_problem(number(minimum=2), 1) == Problem(
+        "submission.below-minimum", "the smallest value is 2", "people", {"minimum": 2}
+    )
+    assert constraints.number_problem(number(maximum=2.5), 3) == Problem(
+        "submission.above-maximum", "the largest value is 2.5", "people", {"maximum": 2.5}
+    )
+    assert constraints.number_problem(number(step=5, minimum=2), 10) == Problem(
+        "submission.off-step", "use a multiple of 5 from 2", "people", {"step": 5, "base": 2}
+    )
+    assert constraints.number_problem(number(step=5), 12) == Problem(
+        "submission.off-step", "use a multiple of 5 from 0", "people", {"step": 5, "base": 0}
+    )
+
+
+def test_date_problems_say_what_is_wanted_with_their_figures() -> None:
+    def date(**extra: object) -> DateField:
+        field = parsed_v2(v2_model(date_field(**extra))).fields[0]
+        assert isinstance(field, DateField)
+        return field
+
+    for empty in (None, ""):
+        assert constraints.date_problem(date(required=True), empty) == Problem(
+            "submission.required", "this field is required", "start"
+        )
+        assert constraints.date_problem(date(), empty) is None
+    assert constraints.date_problem(date(), "1 May") == Problem(
+        "submission.not-a-date", "expected a date as YYYY-MM-DD", "start"
+    )
+    assert constraints.date_problem(date(minimum="2026-03-01"), "2026-02-28") == Problem(
+        "submission.below-minimum", "the earliest date is 2026-03-01", "start", {"minimum": "2026-03-01"}
+    )
+    assert constraints.date_problem(date(maximum="2026-03-01"), "2026-03-02") == Problem(
+        "submission.above-maximum", "the latest date is 2026-03-01", "start", {"maximum": "2026-03-01"}
+    )
+
+
+def test_number_bounds_that_cannot_hold_say_why() -> None:
+    def problem(**extra: object) -> Problem:
+        with pytest.raises(SurfaceRefused) as caught:
+            parse_model(v2_model(number_field(**extra)))
+        return caught.value.problem
+
+    assert problem(minimum=5, maximum=4) == Problem(
+        "surface.invalid-bounds", "minimum is above maximum", "model.fields.0"
+    )
+    assert problem(integer=True, step=0.5) == Problem(
+        "surface.invalid-bounds", "step of a whole-number field must be whole", "model.fields.0"
+    )
+    assert problem(maximum=3, initial=4) == Problem(
+        "surface.invalid-initial", "initial value: the largest value is 3", "model.fields.0.initial"
+    )
+
+
+def test_a_condition_with_more_values_than_options_allowed_says_the_limit() -> None:
+    data = v2_model(text2("t", "T"), text2("d", "D", visibleWhen={"field": "t", "in": ["a", "b", "c"]}))
+    with pytest.raises(SurfaceRefused) as caught:
+        parse_model(data, Limits(options=2))
+    assert caught.value.problem == Problem(
+        "surface.limit", "3 options; the limit options is 2", "model.fields.1.visibleWhen.in"
+    )
