@@ -60,15 +60,18 @@ class Verdict:
     status: str
 
 
-def mutmut_verdicts(fresh: bool, modules: list[str] | None = None) -> list[Verdict]:
+def mutmut_verdicts(fresh: bool, modules: list[str] | None = None, run: bool = True) -> list[Verdict]:
     """mutmut's verdicts; with `modules`, only those modules' mutants are run (all are generated,
-    since mutmut maps tests to functions over the whole tree) and read."""
+    since mutmut maps tests to functions over the whole tree) and read. With `run` false, the
+    verdicts mutmut saved last are read as they are: a function changed since has no verdict,
+    which reads as a survivor ("code None") until mutmut runs it."""
     mutmut = Path(sys.executable).with_name("mutmut")
-    if fresh:
+    if fresh and run:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
-    print("mutmut run …", file=sys.stderr, flush=True)
     names = [f"{DOMAIN.replace('/', '.')}.{module}.*" for module in modules or []]
-    subprocess.run([str(mutmut), "run", *names], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    if run:
+        print("mutmut run …", file=sys.stderr, flush=True)
+        subprocess.run([str(mutmut), "run", *names], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     verdicts: list[Verdict] = []
     survivors: list[tuple[str, str, str]] = []
     for meta in sorted((ROOT / "mutants" / DOMAIN).glob("*.py.meta")):
@@ -276,6 +279,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="reuse mutmut's earlier results")
     parser.add_argument("--constants-only", action="store_true", help="skip mutmut; constant mutants only")
+    parser.add_argument(
+        "--reuse-mutmut",
+        action="store_true",
+        help="read mutmut's last saved verdicts instead of running it; constant mutants run as usual",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--report", action="store_true", help="judge the last run's verdicts again")
     parser.add_argument(
@@ -303,7 +311,9 @@ def main() -> None:
             _save(verdicts)
     else:
         check_imports_from_copy()
-        verdicts = [] if args.constants_only else mutmut_verdicts(not args.keep, modules)
+        verdicts = (
+            [] if args.constants_only else mutmut_verdicts(not args.keep, modules, run=not args.reuse_mutmut)
+        )
         verdicts += constant_verdicts(args.jobs, modules=modules)
         if modules is not None:  # the other modules' last verdicts stay
             verdicts = [v for v in _saved_verdicts() if _stem(v.path) not in modules] + verdicts
