@@ -42,6 +42,8 @@ ACCEPTED = HERE / "mutation_accepted.toml"
 HAND_MUTANTS = HERE / "mutants.toml"
 PYTEST_ARGS = ["-x", "-q", "-p", "no:logging", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
 VERDICTS = ROOT / "mutants" / "verdicts.json"
+PROGRESS = ROOT / "mutants" / "constant-progress.jsonl"
+"""Each constant verdict as it is reached, so `--progress` can score a run that is still going."""
 """The last run's verdicts, so `--report` can judge them again after a reason is written down."""
 KILLED_CODES = {1, 3}
 TIMEOUT_CODES = {24, -24, 36, 152, 255}
@@ -135,13 +137,18 @@ def constant_verdicts(
     with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
         workers = [_worker_tree(Path(scratch) / f"w{n}") for n in range(jobs)]
         free = list(workers)
+        PROGRESS.parent.mkdir(exist_ok=True)
+        PROGRESS.write_text("", encoding="utf-8")
 
         done = [0]
 
         def judge(mutant: ConstantMutant) -> Verdict:
             tree = free.pop()
             try:
-                return _judge(tree, mutant)
+                verdict = _judge(tree, mutant)
+                with PROGRESS.open("a", encoding="utf-8") as progress:
+                    progress.write(json.dumps(verdict.__dict__, ensure_ascii=False) + "\n")
+                return verdict
             finally:
                 free.append(tree)
                 done[0] += 1
@@ -305,6 +312,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--report", action="store_true", help="judge the last run's verdicts again")
     parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="score what a run still going has reached: mutmut's saved verdicts and the constant "
+        "mutants judged so far",
+    )
+    parser.add_argument(
         "--retry-survivors", action="store_true", help="run the last run's surviving constant mutants again"
     )
     parser.add_argument("--min-score", type=float, default=95.0)
@@ -320,7 +333,10 @@ def main() -> None:
     for module in modules or []:
         if not (ROOT / DOMAIN / f"{module}.py").is_file():
             raise SystemExit(f"no domain module {module!r} in {DOMAIN}")
-    if args.report or args.retry_survivors:
+    if args.progress:
+        reached = [Verdict(**json.loads(line)) for line in PROGRESS.read_text(encoding="utf-8").splitlines()]
+        verdicts = mutmut_verdicts(False, modules, run=False) + reached
+    elif args.report or args.retry_survivors:
         verdicts = _saved_verdicts()
         if args.retry_survivors:
             again = {v.name for v in verdicts if not v.killed and ":" in v.name}
