@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import pytest
+from builders import minimal_model
 from builders_v2 import choice2, number_field, parsed_v2, review_field, text2, v2_model
 
-from tasksurface.domain.redaction import MASK, redact, redact_model, secrets_in
+from tasksurface.domain import redaction
+from tasksurface.domain.ids import CallId
+from tasksurface.domain.model import TaskSurfaceModelV1
+from tasksurface.domain.parser import parse_model
+from tasksurface.domain.question import OpenQuestion
+from tasksurface.domain.redaction import MASK, redact, redact_model, redact_question, secrets_in
+
+
+@pytest.fixture(autouse=True)
+def cold_cache() -> Iterator[None]:
+    """Each test redacts from scratch: a model redacted earlier must not answer from the cache."""
+    redaction._redacted_json.cache_clear()
+    yield
+    redaction._redacted_json.cache_clear()
+
 
 JWT = (
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6Ik1laSJ9"
@@ -178,3 +194,32 @@ def test_each_credential_is_masked_at_its_shortest_with_every_digit_it_may_hold(
 )
 def test_one_character_short_of_its_shape_is_no_credential(text: str) -> None:
     assert redact(text) == text
+
+
+def test_a_version_one_model_is_redacted_and_stays_version_one() -> None:
+    secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    model = parse_model({**minimal_model(), "title": f"Deploy with {secret}"})
+    redacted = redact_model(model)
+    assert isinstance(redacted, TaskSurfaceModelV1)
+    assert redacted.title == f"Deploy with {MASK}"
+
+
+def test_only_a_text_field_s_initial_value_is_display_text() -> None:
+    secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    model = parsed_v2(
+        v2_model(
+            text2("t", "T", initial=secret, pattern=secret),
+            text2("u", "U", visibleWhen={"field": "t", "in": [secret]}),
+        )
+    )
+    fields = redact_model(model).normalised()["fields"]
+    assert (fields[0]["initial"], fields[0]["pattern"]) == (MASK, secret)
+    assert fields[1]["visibleWhen"] == {"field": "t", "in": [secret]}
+
+
+def test_a_question_is_shown_with_its_secrets_masked() -> None:
+    secret = "ghp_" + "a" * 36
+    question = OpenQuestion(CallId("call_abcdefgh"), 4, f"Use {secret}?", (f"yes, {secret}", "no"))
+    assert redact_question(question) == OpenQuestion(
+        CallId("call_abcdefgh"), 4, f"Use {MASK}?", (f"yes, {MASK}", "no")
+    )

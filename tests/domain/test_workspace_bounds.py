@@ -9,7 +9,7 @@ import pytest
 from builders_v2 import parsed_v2, v2_model
 
 from tasksurface.backends.demos import COMPARE_CARDS, DASHBOARD, ITINERARY
-from tasksurface.domain.form_values import read_number
+from tasksurface.domain.form_values import read_number, values_from_form
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.presentation import TOOL_NAME
 from tasksurface.domain.refusals import SurfaceRefused
@@ -78,3 +78,23 @@ def test_every_digit_reads_as_part_of_a_number(typed: str, value: Any) -> None:
 
 def test_the_panel_tool_is_named_show_task_surface() -> None:
     assert TOOL_NAME == "show_task_surface"
+
+
+def test_a_typed_number_of_up_to_100_characters_is_read() -> None:
+    assert read_number("1" * 100) == int("1" * 100)
+    assert read_number("1" * 101) == "1" * 101
+    assert read_number("-1e400") == "-1e400"
+
+
+def test_a_plain_form_post_answers_comparisons_and_itineraries() -> None:
+    one = copy.deepcopy(COMPARE_CARDS["fields"][0])
+    many = {**copy.deepcopy(one), "id": "short", "select": "many"}
+    many.pop("initial", None)
+    day = copy.deepcopy(ITINERARY["fields"][0])
+    day.pop("initial", None)
+    model = parsed_v2(v2_model(one, many, day))
+    posted = {"f.laptop": ["p14"], "f.short": ["x13", "fw14"], "f.day": ["lxf", "belem"]}
+    values = values_from_form(model, lambda name: posted.get(name, []))
+    assert values == {"laptop": "p14", "short": ["x13", "fw14"], "day": ["lxf", "belem"]}
+    empty = values_from_form(model, lambda name: [])
+    assert empty == {"laptop": None, "short": [], "day": []}
