@@ -306,3 +306,31 @@ def test_a_condition_with_more_values_than_options_allowed_says_the_limit() -> N
     assert caught.value.problem == Problem(
         "surface.limit", "3 options; the limit options is 2", "model.fields.1.visibleWhen.in"
     )
+
+
+def test_text_problems_say_what_is_wanted_with_their_figures() -> None:
+    def text(**extra: object) -> TextFieldV2:
+        field = parsed_v2(v2_model(text2(**extra))).fields[0]
+        assert isinstance(field, TextFieldV2)
+        return field
+
+    assert constraints.text_problem(text(minLength=3), "ab") == Problem(
+        "submission.too-short", "write at least 3 characters", "name", {"minimum": 3}
+    )
+    assert constraints.text_problem(text(maxLength=2), "abc") == Problem(
+        "submission.too-long", "write at most 2 characters", "name", {"maximum": 2}
+    )
+    assert constraints.text_problem(text(format="email"), "nope") == Problem(
+        "submission.invalid-format", "expected an email address", "name", {"format": "email"}
+    )
+    assert constraints.text_problem(text(format="url"), "nope") == Problem(
+        "submission.invalid-format", "expected a web address", "name", {"format": "url"}
+    )
+    assert constraints.text_problem(text(pattern="[0-9]+"), "12a") == Problem(
+        "submission.pattern-mismatch", "this does not have the expected form", "name"
+    )
+
+
+@pytest.mark.parametrize("text", ["2026-+1-01", "2026-01-+1", "2026-1 -01", "2026-01- 1"])
+def test_a_date_s_month_and_day_are_two_ascii_digits_each(text: str) -> None:
+    assert not constraints.is_iso_date(text)
