@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 from builders import minimal_model
 from builders_v2 import choice2, number_field, parsed_v2, review_field, text2, v2_model
 
-from tasksurface.domain import redaction
 from tasksurface.domain.ids import CallId
 from tasksurface.domain.model import TaskSurfaceModelV1
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.question import OpenQuestion
 from tasksurface.domain.redaction import MASK, redact, redact_model, redact_question, secrets_in
-
-
-@pytest.fixture(autouse=True)
-def cold_cache() -> Iterator[None]:
-    """Each test redacts from scratch: a model redacted earlier must not answer from the cache."""
-    redaction._redacted_json.cache_clear()
-    yield
-    redaction._redacted_json.cache_clear()
-
 
 JWT = (
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6Ik1laSJ9"
