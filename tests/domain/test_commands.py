@@ -219,6 +219,8 @@ def test_string_refusals_say_what_a_value_may_hold() -> None:
             ({"who": 5}, "who must be a string"),
             ({"who": "w" * 11}, "who holds at most 10 characters"),
             ({"who": "a\x1fb"}, "who may not hold control characters"),
+            ({"who": "a\x0bb"}, "who may not hold control characters"),
+            ({"who": "a\x08b"}, "who may not hold control characters"),
             ({"who": "a\x7f"}, "who may not hold control characters"),
             ({"who": "-rf"}, "who may not start with '-'"),
         ],
