@@ -10,9 +10,10 @@ from builders_v2 import parsed_v2, v2_model
 
 from tasksurface.backends.demos import COMPARE_CARDS, DASHBOARD, ITINERARY
 from tasksurface.domain.form_values import read_number, values_from_form
+from tasksurface.domain.limits import Limits
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.presentation import TOOL_NAME
-from tasksurface.domain.refusals import SurfaceRefused
+from tasksurface.domain.refusals import Problem, SurfaceRefused
 
 Json = dict[str, Any]
 
@@ -98,3 +99,57 @@ def test_a_plain_form_post_answers_comparisons_and_itineraries() -> None:
     assert values == {"laptop": "p14", "short": ["x13", "fw14"], "day": ["lxf", "belem"]}
     empty = values_from_form(model, lambda name: [])
     assert empty == {"laptop": None, "short": [], "day": []}
+
+
+def workspace_refusal(data: Json, limits: Limits | None = None) -> Problem:
+    with pytest.raises(SurfaceRefused) as caught:
+        parse_model(data, limits) if limits else parse_model(data)
+    return caught.value.problem
+
+
+def test_itinerary_refusals_say_what_and_where() -> None:
+    field = copy.deepcopy(ITINERARY["fields"][0])
+    field.pop("initial", None)
+    assert workspace_refusal(v2_model({**field, "places": []})) == Problem(
+        "surface.empty", "an itinerary needs at least one place", "model.fields.0"
+    )
+    count = len(field["places"])
+    assert workspace_refusal(v2_model(field), Limits(places=count - 1)) == Problem(
+        "surface.limit", f"{count} places; the limit places is {count - 1}", "model.fields.0.places"
+    )
+    for key, size, limit in (
+        ("label", 201, "short_text_chars is 200"),
+        ("group", 201, "short_text_chars is 200"),
+    ):
+        long = copy.deepcopy(field)
+        long["places"][1][key] = "x" * size
+        assert workspace_refusal(v2_model(long)) == Problem(
+            "surface.limit", f"text is {size} characters; the limit {limit}", f"model.fields.0.places.1.{key}"
+        )
+    long = copy.deepcopy(field)
+    long["places"][1]["detail"] = "x" * 1001
+    assert workspace_refusal(v2_model(long)).where == "model.fields.0.places.1.detail"
+    assert workspace_refusal(v2_model({**field, "minItems": count + 1})) == Problem(
+        "surface.invalid-bounds", "minItems cannot be met", "model.fields.0"
+    )
+
+
+def test_chart_refusals_say_what_and_where() -> None:
+    chart = copy.deepcopy(DASHBOARD["sections"][0]["blocks"][1])
+
+    def with_chart(**change: Any) -> Json:
+        return v2_model(sections=[{"id": "s", "blocks": [{**chart, **change}]}])
+
+    for change in ({"categories": []}, {"series": []}):
+        assert workspace_refusal(with_chart(**change)) == Problem(
+            "surface.empty", "a chart needs categories and at least one series", "model.sections.0.blocks.0"
+        )
+    assert workspace_refusal(with_chart(title="t" * 201)).where == "model.sections.0.blocks.0.title"
+    assert workspace_refusal(with_chart(), Limits(chart_categories=3)) == Problem(
+        "surface.limit",
+        "4 chart_categories; the limit chart_categories is 3",
+        "model.sections.0.blocks.0.categories",
+    )
+    assert workspace_refusal(with_chart(), Limits(chart_series=1)) == Problem(
+        "surface.limit", "2 chart_series; the limit chart_series is 1", "model.sections.0.blocks.0.series"
+    )
