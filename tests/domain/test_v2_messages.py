@@ -334,3 +334,32 @@ def test_text_problems_say_what_is_wanted_with_their_figures() -> None:
 @pytest.mark.parametrize("text", ["2026-+1-01", "2026-01-+1", "2026-1 -01", "2026-01- 1"])
 def test_a_date_s_month_and_day_are_two_ascii_digits_each(text: str) -> None:
     assert not constraints.is_iso_date(text)
+
+
+def field_refusal(field: dict[str, object]) -> Problem:
+    with pytest.raises(SurfaceRefused) as caught:
+        parse_model(v2_model(field))
+    return caught.value.problem
+
+
+def test_field_bounds_that_cannot_hold_say_why_and_where() -> None:
+    assert field_refusal(text2(minLength=3, maxLength=2)) == Problem(
+        "surface.invalid-bounds", "minLength is above maxLength", "model.fields.0"
+    )
+    assert field_refusal(text2(pattern="a" * 501)) == Problem(
+        "surface.limit",
+        "the pattern is 501 characters; the limit pattern_chars is 500",
+        "model.fields.0.pattern",
+    )
+    assert field_refusal(text2(pattern="(")) == Problem(
+        "surface.invalid-pattern", "not an RE2 pattern: missing ): (", "model.fields.0.pattern"
+    )
+    assert field_refusal(date_field(minimum="2026-02-30")) == Problem(
+        "surface.invalid-date", "minimum '2026-02-30' is not a date as YYYY-MM-DD", "model.fields.0.minimum"
+    )
+    assert field_refusal(date_field(minimum="2026-03-01", maximum="2026-02-01")) == Problem(
+        "surface.invalid-bounds", "minimum is after maximum", "model.fields.0"
+    )
+    assert field_refusal(multi2(minItems=4)) == Problem(
+        "surface.invalid-bounds", "minItems cannot be met", "model.fields.0"
+    )
