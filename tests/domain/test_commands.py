@@ -105,6 +105,7 @@ def _one(body: str) -> str:
         '[commands.x.args.a]\ntype = "string"\nmax_length = 1',
         '[commands.x.args.a]\ntype = "string"\nmax_length = 4000',
         'env = ["PATH"]\nset_env = {A = "1"}\ncwd = "/tmp"\noutput = "final"',
+        'output = "stream"',
         'progress = "(\\\\d+)"',
     ],
 )
