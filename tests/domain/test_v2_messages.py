@@ -363,3 +363,35 @@ def test_field_bounds_that_cannot_hold_say_why_and_where() -> None:
     assert field_refusal(multi2(minItems=4)) == Problem(
         "surface.invalid-bounds", "minItems cannot be met", "model.fields.0"
     )
+
+
+def test_button_and_review_refusals_say_why_with_their_limits() -> None:
+    assert condition_refusal_of(v2_model(submit={"actions": []})) == Problem(
+        "surface.empty", "submit needs a label or at least one action", "model.submit"
+    )
+    nine = choices(*[(f"a{n}", "A") for n in range(9)])
+    assert condition_refusal_of(v2_model(submit=nine)) == Problem(
+        "surface.limit", "9 actions; the limit actions is 8", "model.submit.actions"
+    )
+    many = [{"id": f"x{n}", "label": "X"} for n in range(9)]
+    assert condition_refusal_of(v2_model(actions=many)) == Problem(
+        "surface.limit", "9 actions; the limit actions is 8", "model.actions"
+    )
+    same = {"kind": "review", "id": "r", "label": "R", "before": "a\n", "after": "a\n"}
+    assert condition_refusal_of(v2_model(same)) == Problem(
+        "surface.empty", "a review needs a change: before and after are the same", "model.fields.0"
+    )
+    before = "\n".join(f"line {n}" for n in range(9)) + "\n"
+    after = "\n".join(f"line {n}" if n % 2 else f"LINE {n}" for n in range(9)) + "\n"
+    review = {"kind": "review", "id": "r", "label": "R", "before": before, "after": after}
+    with pytest.raises(SurfaceRefused) as caught:
+        parse_model(v2_model(review), Limits(review_hunks=4))
+    assert caught.value.problem == Problem(
+        "surface.limit", "5 review_hunks; the limit review_hunks is 4", "model.fields.0"
+    )
+
+
+def condition_refusal_of(data: dict[str, object]) -> Problem:
+    with pytest.raises(SurfaceRefused) as caught:
+        parse_model(data)
+    return caught.value.problem
