@@ -395,3 +395,9 @@ def condition_refusal_of(data: dict[str, object]) -> Problem:
     with pytest.raises(SurfaceRefused) as caught:
         parse_model(data)
     return caught.value.problem
+
+
+def test_re2_keeps_refused_patterns_out_of_the_server_log() -> None:
+    """A model can send any number of bad patterns; each is refused to the model, not printed."""
+    assert patterns._options().log_errors is False
+    assert patterns._options().max_mem == 1 << 20
