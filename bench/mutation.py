@@ -6,6 +6,7 @@
     .venv/bin/python bench/mutation.py --constants-only
     .venv/bin/python bench/mutation.py --report    # the last run again, after writing down a reason
     .venv/bin/python bench/mutation.py --retry-survivors   # after a new test: its surviving constants again
+    .venv/bin/python bench/mutation.py --module tasks --module task_text   # only these modules
 
 Two kinds of mutant: mutmut's (inside function bodies, configured in pyproject's
 `[tool.mutmut]`), and constant mutants (limits' defaults, id patterns, pydantic field
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +42,8 @@ ACCEPTED = HERE / "mutation_accepted.toml"
 HAND_MUTANTS = HERE / "mutants.toml"
 PYTEST_ARGS = ["-x", "-q", "-p", "no:logging", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
 VERDICTS = ROOT / "mutants" / "verdicts.json"
+PROGRESS = ROOT / "mutants" / "constant-progress.jsonl"
+"""Each constant verdict as it is reached, so `--progress` can score a run that is still going."""
 """The last run's verdicts, so `--report` can judge them again after a reason is written down."""
 KILLED_CODES = {1, 3}
 TIMEOUT_CODES = {24, -24, 36, 152, 255}
@@ -59,16 +63,24 @@ class Verdict:
     status: str
 
 
-def mutmut_verdicts(fresh: bool) -> list[Verdict]:
+def mutmut_verdicts(fresh: bool, modules: list[str] | None = None, run: bool = True) -> list[Verdict]:
+    """mutmut's verdicts; with `modules`, only those modules' mutants are run (all are generated,
+    since mutmut maps tests to functions over the whole tree) and read. With `run` false, the
+    verdicts mutmut saved last are read as they are: a function changed since has no verdict,
+    which reads as a survivor ("code None") until mutmut runs it."""
     mutmut = Path(sys.executable).with_name("mutmut")
-    if fresh:
+    if fresh and run:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
-    print("mutmut run …", file=sys.stderr, flush=True)
-    subprocess.run([str(mutmut), "run"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    names = [f"{DOMAIN.replace('/', '.')}.{module}.*" for module in modules or []]
+    if run:
+        print("mutmut run …", file=sys.stderr, flush=True)
+        subprocess.run([str(mutmut), "run", *names], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     verdicts: list[Verdict] = []
     survivors: list[tuple[str, str, str]] = []
     for meta in sorted((ROOT / "mutants" / DOMAIN).glob("*.py.meta")):
         path = f"{DOMAIN}/{meta.name.removesuffix('.meta')}"
+        if modules is not None and _stem(path) not in modules:
+            continue
         for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
             if code in KILLED_CODES or code in TIMEOUT_CODES:
                 verdicts.append(Verdict(path, name, "", True, "killed"))
@@ -112,22 +124,31 @@ def _added_lines(diff: str) -> str:
     return "\n".join("removed: " + line[1:].strip() for line in body if line.startswith("-"))
 
 
-def constant_verdicts(jobs: int, only: set[str] | None = None) -> list[Verdict]:
+def constant_verdicts(
+    jobs: int, only: set[str] | None = None, modules: list[str] | None = None
+) -> list[Verdict]:
     paths = sorted(str(p.relative_to(ROOT)) for p in (ROOT / DOMAIN).glob("*.py"))
     mutants = [m for path in paths for m in constant_mutants(ROOT, path)]
     mutants += hand_mutants(ROOT, HAND_MUTANTS)
     if only is not None:
         mutants = [m for m in mutants if m.name in only]
+    if modules is not None:
+        mutants = [m for m in mutants if _stem(m.path) in modules]
     with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
         workers = [_worker_tree(Path(scratch) / f"w{n}") for n in range(jobs)]
         free = list(workers)
+        PROGRESS.parent.mkdir(exist_ok=True)
+        PROGRESS.write_text("", encoding="utf-8")
 
         done = [0]
 
         def judge(mutant: ConstantMutant) -> Verdict:
             tree = free.pop()
             try:
-                return _judge(tree, mutant)
+                verdict = _judge(tree, mutant)
+                with PROGRESS.open("a", encoding="utf-8") as progress:
+                    progress.write(json.dumps(verdict.__dict__, ensure_ascii=False) + "\n")
+                return verdict
             finally:
                 free.append(tree)
                 done[0] += 1
@@ -146,34 +167,53 @@ def _worker_tree(tree: Path) -> Path:
     return tree
 
 
-def _test_files() -> list[str]:
-    """The domain's test files, property-based ones last: `-x` stops at the first failure, and the
-    example tests kill most constant mutants in a fraction of the time."""
-    files = sorted((ROOT / "tests" / "domain").glob("test_*.py"))
+def _test_files(tree: Path) -> list[str]:
+    """The domain's test files in the copy, property-based ones last: `-x` stops at the first failure,
+    and the example tests kill most constant mutants in a fraction of the time. Read from the copy, not
+    the working tree: a test file written during a run must not make pytest fail with "file not found",
+    which would count as a kill."""
+    files = sorted((tree / "tests" / "domain").glob("test_*.py"))
     slow = [f for f in files if "hypothesis" in f.read_text(encoding="utf-8")]
-    return [str(f.relative_to(ROOT)) for f in [*(f for f in files if f not in slow), *slow]]
+    return [str(f.relative_to(tree)) for f in [*(f for f in files if f not in slow), *slow]]
+
+
+def _naming(tree: Path, files: list[str], module: str) -> list[str]:
+    """The test files that name the mutated module: the likeliest to catch it, and few to collect."""
+    word = re.compile(rf"\b{re.escape(module)}\b")
+    return [f for f in files if word.search((tree / f).read_text(encoding="utf-8"))]
 
 
 def _judge(tree: Path, mutant: ConstantMutant) -> Verdict:
+    """Killed when any domain test fails. The files naming the module run first, alone: when one of
+    them fails, the whole suite would fail too, and collecting a few files is much cheaper."""
     target = tree / mutant.path
     original = target.read_text(encoding="utf-8")
     target.write_text(mutant.apply(original), encoding="utf-8")
+    files = _test_files(tree)
+    first = _naming(tree, files, Path(mutant.path).stem)
     try:
-        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+        code = _pytest(tree, first) if first else 0
+        if not (code in CONSTANT_KILLED_CODES or code in TIMEOUT_CODES):
+            code = _pytest(tree, files)
+    finally:
+        target.write_text(original, encoding="utf-8")
+    killed = code in CONSTANT_KILLED_CODES or code in TIMEOUT_CODES
+    return Verdict(mutant.path, mutant.name, mutant.change, killed, "killed" if killed else "survived")
+
+
+def _pytest(tree: Path, files: list[str]) -> int:
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+    try:
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", *_test_files(), *PYTEST_ARGS],
+            [sys.executable, "-m", "pytest", *files, *PYTEST_ARGS],
             cwd=tree,
             env=env,
             capture_output=True,
             timeout=600,
         )
-        code = run.returncode
     except subprocess.TimeoutExpired:
-        code = 36
-    finally:
-        target.write_text(original, encoding="utf-8")
-    killed = code in CONSTANT_KILLED_CODES or code in TIMEOUT_CODES
-    return Verdict(mutant.path, mutant.name, mutant.change, killed, "killed" if killed else "survived")
+        return 36
+    return run.returncode
 
 
 def check_imports_from_copy() -> None:
@@ -197,6 +237,21 @@ def accepted_survivors() -> dict[tuple[str, str], str]:
     """(mutant key, change) → why that survivor is equivalent or harmless."""
     entries = tomllib.loads(ACCEPTED.read_text(encoding="utf-8")).get("survivor", [])
     return {(_key(e["mutant"]), e["change"].strip()): e["reason"] for e in entries}
+
+
+def _stem(path: str) -> str:
+    return Path(path).name.removesuffix(".py")
+
+
+def _saved_verdicts() -> list[Verdict]:
+    if not VERDICTS.exists():
+        return []
+    return [Verdict(**v) for v in json.loads(VERDICTS.read_text(encoding="utf-8"))]
+
+
+def _save(verdicts: list[Verdict]) -> None:
+    VERDICTS.parent.mkdir(exist_ok=True)
+    VERDICTS.write_text(json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8")
 
 
 def _key(name: str) -> str:
@@ -249,28 +304,56 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="reuse mutmut's earlier results")
     parser.add_argument("--constants-only", action="store_true", help="skip mutmut; constant mutants only")
+    parser.add_argument(
+        "--reuse-mutmut",
+        action="store_true",
+        help="read mutmut's last saved verdicts instead of running it; constant mutants run as usual",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--report", action="store_true", help="judge the last run's verdicts again")
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="score what a run still going has reached: mutmut's saved verdicts and the constant "
+        "mutants judged so far",
+    )
     parser.add_argument(
         "--retry-survivors", action="store_true", help="run the last run's surviving constant mutants again"
     )
     parser.add_argument("--min-score", type=float, default=95.0)
+    parser.add_argument(
+        "--module",
+        action="append",
+        metavar="NAME",
+        help="only this domain module (its file name without .py; repeatable); the other modules' "
+        "saved verdicts are kept",
+    )
     args = parser.parse_args()
-    if args.report or args.retry_survivors:
-        verdicts = [Verdict(**v) for v in json.loads(VERDICTS.read_text(encoding="utf-8"))]
+    modules: list[str] | None = args.module
+    for module in modules or []:
+        if not (ROOT / DOMAIN / f"{module}.py").is_file():
+            raise SystemExit(f"no domain module {module!r} in {DOMAIN}")
+    if args.progress:
+        reached = [Verdict(**json.loads(line)) for line in PROGRESS.read_text(encoding="utf-8").splitlines()]
+        verdicts = mutmut_verdicts(False, modules, run=False) + reached
+    elif args.report or args.retry_survivors:
+        verdicts = _saved_verdicts()
         if args.retry_survivors:
             again = {v.name for v in verdicts if not v.killed and ":" in v.name}
-            fresh = {v.name: v for v in constant_verdicts(args.jobs, again)}
+            fresh = {v.name: v for v in constant_verdicts(args.jobs, again, modules)}
             verdicts = [fresh.get(v.name, v) for v in verdicts]
-            VERDICTS.write_text(
-                json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8"
-            )
+            _save(verdicts)
     else:
         check_imports_from_copy()
-        verdicts = [] if args.constants_only else mutmut_verdicts(fresh=not args.keep)
-        verdicts += constant_verdicts(args.jobs)
-        VERDICTS.parent.mkdir(exist_ok=True)
-        VERDICTS.write_text(json.dumps([v.__dict__ for v in verdicts], ensure_ascii=False), encoding="utf-8")
+        verdicts = (
+            [] if args.constants_only else mutmut_verdicts(not args.keep, modules, run=not args.reuse_mutmut)
+        )
+        verdicts += constant_verdicts(args.jobs, modules=modules)
+        if modules is not None:  # the other modules' last verdicts stay
+            verdicts = [v for v in _saved_verdicts() if _stem(v.path) not in modules] + verdicts
+        _save(verdicts)
+    if modules is not None:
+        verdicts = [v for v in verdicts if _stem(v.path) in modules]
     sys.exit(0 if report(verdicts, args.min_score) else 1)
 
 

@@ -206,8 +206,8 @@ def render(template: str, values: Mapping[str, str | int], python: str = PYTHON)
 
     def value(match: re.Match[str]) -> str:
         key = match.group(1)
-        if key is None:
-            return match.group(0)[0]
+        if key is None:  # `{{` or `}}`: one literal brace
+            return match.group(0)[:1]
         return python if key == PYTHON and key not in values else str(values[key])
 
     return PLACEHOLDER.sub(value, template)

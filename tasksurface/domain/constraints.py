@@ -58,7 +58,7 @@ def on_step(value: int | float, step: int | float, minimum: int | float | None) 
     """Whether `value` is `minimum` (or 0) plus a whole number of steps, in exact decimals."""
 
     def exact(number: int | float) -> decimal.Decimal:
-        return decimal.Decimal(repr(number)) if isinstance(number, float) else decimal.Decimal(number)
+        return decimal.Decimal(repr(number))  # a float's shortest repr, an int's digits: both exact
 
     base = exact(minimum if minimum is not None else 0)
     try:

@@ -58,8 +58,7 @@ def explore(block: DashboardBlock, state: Mapping[str, str] | None = None) -> Vi
     last = len(block.categories) - 1
     start = _index(block.categories, state.get("from"), 0)
     end = _index(block.categories, state.get("to"), last)
-    if start > end:
-        start, end = end, start
+    start, end = sorted((start, end))
     chart = state.get("chart") if state.get("chart") in block.charts else block.charts[0]
     assert chart is not None
     values = tuple(metric.values[start : end + 1])

@@ -9,6 +9,7 @@ beside the field. Fields that do not apply (their condition does not hold) are l
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -41,7 +42,7 @@ def read_number(text: str) -> Any:
     if match.group(1) is None and match.group(2) is None:
         return int(cleaned)
     number = float(cleaned)
-    return number if number not in (float("inf"), float("-inf")) else text
+    return text if math.isinf(number) else number
 
 
 def values_from_form(model: TaskSurfaceModel, getlist: Callable[[str], Sequence[str]]) -> Values:

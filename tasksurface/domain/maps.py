@@ -61,11 +61,9 @@ def fit(coordinates: Sequence[tuple[float, float]], tiles: str | None = None) ->
     projected = [world(lat, lon) for lat, lon in coordinates]
     xs, ys = [p[0] for p in projected], [p[1] for p in projected]
     span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
-    zoom = MAX_ZOOM
-    for z in range(MAX_ZOOM, -1, -1):
-        zoom = z
-        if span_x * 2**z <= WIDTH - 2 * PAD and span_y * 2**z <= HEIGHT - 2 * PAD:
-            break
+    room_x, room_y = WIDTH - 2 * PAD, HEIGHT - 2 * PAD
+    # The closest zoom at which they fit; at zoom 0 the whole world (256 px) always does.
+    zoom = next((z for z in range(MAX_ZOOM, 0, -1) if span_x * 2**z <= room_x and span_y * 2**z <= room_y), 0)
     factor = 2**zoom
     centre_x, centre_y = (max(xs) + min(xs)) / 2 * factor, (max(ys) + min(ys)) / 2 * factor
     left, top = centre_x - WIDTH / 2, centre_y - HEIGHT / 2

@@ -164,8 +164,9 @@ class TaskSurfaceModelV1(_Strict):
     submit: SubmitAction
 
     def normalised(self) -> dict[str, Any]:
-        """The canonical JSON form that is persisted and replayed."""
-        return self.model_dump(mode="json")
+        """The canonical JSON form that is persisted and replayed: every value a V1 model holds is
+        already JSON-native (strict str, int, float, bool, lists of them), so python mode is it."""
+        return self.model_dump()
 
     def field(
         self, field_id: str

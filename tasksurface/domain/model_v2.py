@@ -210,8 +210,9 @@ class TaskSurfaceModelV2(_Strict):
     actions: list[PanelAction] = Field(default_factory=list)
 
     def normalised(self) -> dict[str, Any]:
-        """The canonical JSON form that is persisted and replayed."""
-        return self.model_dump(mode="json", by_alias=True)
+        """The canonical JSON form that is persisted and replayed: its values are strict JSON types
+        (dates are ISO text), so python mode is that form; the alias gives `in` its wire name."""
+        return self.model_dump(by_alias=True)
 
     def field(self, field_id: str) -> AnyFieldV2 | None:
         return next((f for f in self.fields if f.id == field_id), None)

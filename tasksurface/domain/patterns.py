@@ -50,5 +50,5 @@ def matches_whole(pattern: str, value: str) -> bool:
 def _reason(exc: Exception) -> str:
     detail = exc.args[0] if exc.args else ""
     if isinstance(detail, bytes):
-        detail = detail.decode("utf-8", "replace")
+        detail = detail.decode(errors="replace")
     return str(detail) or "not an RE2 pattern"

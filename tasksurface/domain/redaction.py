@@ -25,39 +25,55 @@ MASK = "[redacted]"
 
 @dataclass(frozen=True)
 class Detector:
-    name: str
+    """One shape of credential; the comment above each says what it finds."""
+
     pattern: str
     group: int = 0
     """The part of the match that is secret (the rest, e.g. `Bearer `, stays readable)."""
 
 
 DETECTORS: tuple[Detector, ...] = (
+    # private key block
     Detector(
-        "private key block",
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY"
         r"(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)",
     ),
-    Detector("JSON web token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    Detector("OpenAI or Anthropic key", r"\bsk-[A-Za-z0-9_-]{20,}"),
-    Detector("AWS access key id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+    # JSON web token
+    Detector(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    # OpenAI or Anthropic key
+    Detector(r"\bsk-[A-Za-z0-9_-]{20,}"),
+    # AWS access key id
+    Detector(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+    # AWS secret access key
     Detector(
-        "AWS secret access key",
         r"(?i:aws_secret_access_key|aws_secret_key|secret_access_key)[\"']?\s*[=:]\s*[\"']?"
         r"([A-Za-z0-9/+=]{40})\b",
         1,
     ),
-    Detector("Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
-    Detector("GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
-    Detector("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-    Detector("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-    Detector("Slack webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+"),
-    Detector("Stripe key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-    Detector("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}"),
-    Detector("npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    Detector("PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}"),
-    Detector("Azure account key", r"(?i:AccountKey)=([A-Za-z0-9+/]{40,}={0,2})", 1),
-    Detector("bearer token", r"(?i:\bbearer)\s+([A-Za-z0-9._~+/-]{20,}=*)", 1),
-    Detector("password in a URL", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", 1),
+    # Google API key
+    Detector(r"\bAIza[0-9A-Za-z_-]{35}"),
+    # GitHub token
+    Detector(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
+    # GitLab token
+    Detector(r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    # Slack token
+    Detector(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    # Slack webhook
+    Detector(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+"),
+    # Stripe key
+    Detector(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    # Hugging Face token
+    Detector(r"\bhf_[A-Za-z0-9]{30,}"),
+    # npm token
+    Detector(r"\bnpm_[A-Za-z0-9]{36}\b"),
+    # PyPI token
+    Detector(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}"),
+    # Azure account key
+    Detector(r"(?i:AccountKey)=([A-Za-z0-9+/]{40,}={0,2})", 1),
+    # bearer token
+    Detector(r"(?i:\bbearer)\s+([A-Za-z0-9._~+/-]{20,}=*)", 1),
+    # password in a URL
+    Detector(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", 1),
 )
 
 

@@ -31,21 +31,14 @@ def effective_limit(limit: int | None) -> int | None:
 
 
 def head(text: str, budget: int) -> str:
-    """The longest prefix of `text` that fits in `budget` bytes."""
-    data = text.encode("utf-8")
-    if len(data) <= budget:
-        return text
-    return data[: max(budget, 0)].decode("utf-8", errors="ignore")
+    """The longest prefix of `text` that fits in `budget` bytes (a cut sequence's bytes are dropped)."""
+    return text.encode()[: max(budget, 0)].decode(errors="ignore")
 
 
 def tail(text: str, budget: int) -> str:
-    """The longest suffix of `text` that fits in `budget` bytes."""
-    data = text.encode("utf-8")
-    if len(data) <= budget:
-        return text
-    if budget <= 0:
-        return ""
-    return data[len(data) - budget :].decode("utf-8", errors="ignore")
+    """The longest suffix of `text` that fits in `budget` bytes (a cut sequence's bytes are dropped)."""
+    data = text.encode()
+    return data[max(len(data) - max(budget, 0), 0) :].decode(errors="ignore")
 
 
 def status_line(status: str, detail: str | None) -> str:
@@ -63,13 +56,13 @@ def keep_start(text: str, budget: int) -> str:
 
 
 def keep_end(text: str, budget: int) -> str:
-    """`text` cut at its start to fit, marked where it was cut (an existing mark is reused)."""
+    """`text` cut at its start to fit, marked where it was cut. A mark already at its start is never
+    repeated: the cut always takes more than that mark away."""
     if size(text) <= budget:
         return text
     if budget < size(MARKER):
         return ""
-    rest = text.removeprefix(MARKER)
-    return MARKER + tail(rest, budget - size(MARKER))
+    return MARKER + tail(text, budget - size(MARKER))
 
 
 def read_text(output: str, status: str, detail: str | None, limit: int | None) -> str:
@@ -120,6 +113,6 @@ def notice_text(
     start = f"background task {task_id}"
     middle = f" ({kind}: {label}) finished " + status_line(status, detail)
     cap = effective_limit(limit)
-    if cap is None or size(start + middle + NOTICE_TAIL) <= cap:
+    if cap is None:
         return start + middle + NOTICE_TAIL
     return start + keep_start(middle, cap - size(start + NOTICE_TAIL)) + NOTICE_TAIL

@@ -27,7 +27,6 @@ CANCELLATION_REQUESTED = "cancellation requested"
 HOST_STOPPED = "the host stopped"
 WORKER_STOPPED = "the worker stopped"
 MAX_LABEL_CHARS = 200
-MAX_DETAIL_CHARS = 1000
 MAX_REASON_CHARS = 500
 
 

@@ -23,7 +23,7 @@ def condition_values(condition: VisibleWhen) -> list[Any]:
 def _same(a: Any, b: Any) -> bool:
     """Equal as JSON values: `true` is not `1`, and `1` is `1.0`."""
     if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a is b
+        return a is b  # the same boolean; a bool is never the same object as a number
     return bool(a == b)
 
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import time
 
 import pytest
+from builders import minimal_model
 from builders_v2 import choice2, number_field, parsed_v2, review_field, text2, v2_model
 
-from tasksurface.domain.redaction import MASK, redact, redact_model, secrets_in
+from tasksurface.domain.ids import CallId
+from tasksurface.domain.model import TaskSurfaceModelV1
+from tasksurface.domain.parser import parse_model
+from tasksurface.domain.question import OpenQuestion
+from tasksurface.domain.redaction import MASK, redact, redact_model, redact_question, secrets_in
 
 JWT = (
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6Ik1laSJ9"
@@ -121,3 +126,89 @@ def test_a_model_is_redacted_in_its_display_strings_only() -> None:
 def test_a_clean_model_comes_back_as_itself() -> None:
     model = parsed_v2(v2_model(text2()))
     assert redact_model(model) is model
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("eyJ09abcdef.eyJ09abcdef.09abcdef", MASK),
+        ("sk-09" + "a" * 18, MASK),
+        ("AKIA09ABCDEFGHIJKLMN", MASK),
+        ("aws_secret_access_key=09" + "a" * 38, f"aws_secret_access_key={MASK}"),
+        ("AIza09" + "b" * 33, MASK),
+        ("ghp_09" + "c" * 34, MASK),
+        ("github_pat_09" + "d" * 20, MASK),
+        ("glpat-09" + "e" * 18, MASK),
+        ("xoxb-09" + "f" * 8, MASK),
+        ("https://hooks.slack.com/services/09", MASK),
+        ("rk_test_09" + "g" * 14, MASK),
+        ("hf_09" + "h" * 28, MASK),
+        ("npm_09" + "i" * 34, MASK),
+        ("pypi-AgEIcHlwaS5vcmc09" + "j" * 18, MASK),
+        ("AccountKey=09" + "k" * 38 + ";x", f"AccountKey={MASK};x"),
+        ("AccountKey=" + "k" * 40 + "===", f"AccountKey={MASK}="),
+        ("Bearer 09" + "l" * 18, f"Bearer {MASK}"),
+        ("s09://u:pw@h", f"s09://u:{MASK}@h"),
+        ("-----BEGIN X509 PRIVATE KEY-----\nab\n-----END X509 PRIVATE KEY-----\nafter.", f"{MASK}\nafter."),
+        ("-----BEGIN PRIVATE KEY-----\nMII09ab\n.", f"{MASK}."),
+    ],
+)
+def test_each_credential_is_masked_at_its_shortest_with_every_digit_it_may_hold(
+    text: str, expected: str
+) -> None:
+    """Each secret is as short as its shape allows and holds a 0 and a 9, so a detector that
+    wanted one character more, or lost a digit from its class, would let it through."""
+    assert redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "eyJ09abcde.eyJ09abcdef.09abcdef",
+        "sk-09" + "a" * 17,
+        "AKIA09ABCDEFGHIJKLM",
+        "aws_secret_access_key=09" + "a" * 37,
+        "AIza09" + "b" * 32,
+        "ghp_09" + "c" * 33,
+        "github_pat_09" + "d" * 19,
+        "glpat-09" + "e" * 17,
+        "xoxb-09" + "f" * 7,
+        "rk_test_09" + "g" * 13,
+        "hf_09" + "h" * 27,
+        "npm_09" + "i" * 33,
+        "pypi-AgEIcHlwaS5vcmc09" + "j" * 17,
+        "AccountKey=09" + "k" * 37,
+        "Bearer 09" + "l" * 17,
+    ],
+)
+def test_one_character_short_of_its_shape_is_no_credential(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_version_one_model_is_redacted_and_stays_version_one() -> None:
+    secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    model = parse_model({**minimal_model(), "title": f"Deploy with {secret}"})
+    redacted = redact_model(model)
+    assert isinstance(redacted, TaskSurfaceModelV1)
+    assert redacted.title == f"Deploy with {MASK}"
+
+
+def test_only_a_text_field_s_initial_value_is_display_text() -> None:
+    secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    model = parsed_v2(
+        v2_model(
+            text2("t", "T", initial=secret, pattern=secret),
+            text2("u", "U", visibleWhen={"field": "t", "in": [secret]}),
+        )
+    )
+    fields = redact_model(model).normalised()["fields"]
+    assert (fields[0]["initial"], fields[0]["pattern"]) == (MASK, secret)
+    assert fields[1]["visibleWhen"] == {"field": "t", "in": [secret]}
+
+
+def test_a_question_is_shown_with_its_secrets_masked() -> None:
+    secret = "ghp_" + "a" * 36
+    question = OpenQuestion(CallId("call_abcdefgh"), 4, f"Use {secret}?", (f"yes, {secret}", "no"))
+    assert redact_question(question) == OpenQuestion(
+        CallId("call_abcdefgh"), 4, f"Use {MASK}?", (f"yes, {MASK}", "no")
+    )

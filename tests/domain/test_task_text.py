@@ -136,3 +136,75 @@ def test_head_and_tail_cut_on_character_boundaries(text: str, budget: int) -> No
         # The longest that fits: one more character would not.
         assert size(text[: len(head) + 1]) > budget
         assert size(text[len(text) - len(tail) - 1 :]) > budget
+
+
+def test_head_and_tail_cut_at_exact_byte_budgets() -> None:
+    assert task_text.head("abc", 3) == "abc"
+    assert task_text.head("abc", 2) == "ab"
+    assert task_text.head("abc", 0) == ""
+    assert task_text.head("abc", -1) == ""
+    assert task_text.head("aé", 2) == "a"  # the two bytes of é never split
+    assert task_text.tail("abc", 5) == "abc"
+    assert task_text.tail("abc", 3) == "abc"
+    assert task_text.tail("abc", 1) == "c"
+    assert task_text.tail("abc", 0) == ""
+    assert task_text.tail("abc", -2) == ""
+    assert task_text.tail("éa", 2) == "a"
+
+
+def test_keep_start_marks_its_cut_once_and_gives_up_below_the_marker() -> None:
+    assert size(MARKER) == 5
+    assert task_text.keep_start("abcdef", 6) == "abcdef"
+    assert task_text.keep_start("abcdefg", 6) == "a[…]"
+    assert task_text.keep_start("abcdefgh", 5) == "[…]"
+    assert task_text.keep_start("abcdefgh", 4) == ""
+    assert task_text.keep_start("abc[…]zzzzzz", 13) == "abc[…]"
+
+
+def test_keep_end_marks_its_cut_once_and_gives_up_below_the_marker() -> None:
+    assert task_text.keep_end("abcdef", 6) == "abcdef"
+    assert task_text.keep_end("abcdefg", 6) == "[…]g"
+    assert task_text.keep_end("abcdefgh", 5) == "[…]"
+    assert task_text.keep_end("abcdefgh", 4) == ""
+    assert task_text.keep_end("[…]abcdef", 9) == "[…]cdef"
+    assert task_text.keep_end("abc[…]", 7) == "[…]]"
+
+
+def test_a_read_of_exactly_its_cap_is_whole_and_a_byte_over_is_cut() -> None:
+    body = "x" * 50 + "\n"
+    assert task_text.read_text(body, "running", None, 68) == body + "[status: running]"
+    assert task_text.read_text(body, "running", None, 67) == "[…]" + "x" * 43 + "\n[status: running]"
+
+
+def test_a_read_whose_suffix_leaves_room_for_only_the_marker_keeps_the_marker() -> None:
+    detail = "d" * 41  # "[status: failed] " + 41 = 58 bytes: 64 - 58 - 1 leaves the 5 of the marker
+    assert task_text.read_text("o" * 100, "failed", detail, 64) == "[…]\n[status: failed] " + detail
+
+
+def test_a_read_whose_suffix_alone_is_over_the_cap_keeps_the_suffix_start() -> None:
+    read = task_text.read_text("output", "failed", "d" * 100, 64)
+    assert read == "[status: failed] " + "d" * 42 + "[…]"
+    assert size(read) == 64
+
+
+def test_other_task_texts_are_cut_to_the_cap_and_never_below_the_floor() -> None:
+    assert task_text.bounded("e" * 70, 64) == "e" * 59 + "[…]"
+    assert task_text.bounded("e" * 70, 10) == "e" * 59 + "[…]"
+    assert task_text.bounded("e" * 70, None) == "e" * 70
+    long_id = "t_" + "a" * 62
+    assert task_text.cancellation_text(long_id, 64) == "requested cancellation of task t_" + "a" * 26 + "[…]"
+    assert task_text.cancellation_text(long_id, None) == f"requested cancellation of task {long_id}"
+    finished = task_text.finished_text(TASK_ID, snapshot("failed", "f" * 80), 64)
+    assert finished == f"task {TASK_ID} already finished [status: failed] " + "f" * 6 + "[…]"
+    assert size(finished) == 64
+
+
+def test_a_notice_of_exactly_its_cap_is_whole() -> None:
+    whole = task_text.notice_text(TASK_ID, "command", "Build", "completed", "exit status 0", None)
+    assert (
+        task_text.notice_text(TASK_ID, "command", "Build", "completed", "exit status 0", size(whole)) == whole
+    )
+    cut = task_text.notice_text(TASK_ID, "command", "Build", "completed", "exit status 0", size(whole) - 1)
+    assert cut == f"background task {TASK_ID} (command: Build) finished [status: completed] exit st[…]" + (
+        ". Read its output with task_output."
+    )
