@@ -110,7 +110,12 @@ class CommandSpec(BaseModel):
                     raise ValueError(f"{template!r} names {{{name}}}, which is not a declared argument")
         for name, spec in self.args.items():
             if spec.default is not None:
-                check_value(name, spec, spec.default)
+                try:
+                    check_value(name, spec, spec.default)
+                except TaskRefused as refused:  # the operator's file is wrong, not a model's call
+                    raise ValueError(
+                        f"the default of {name!r} does not fit: {refused.problem.message}"
+                    ) from None
         return self
 
 

@@ -307,3 +307,19 @@ def test_a_loaded_declaration_cannot_be_changed_afterwards() -> None:
         spec.args["a"].max_length = 1
     with pytest.raises(ValidationError):
         parse_commands(_one("")).commands = {}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        '[commands.x.args.n]\ntype = "integer"\nminimum = 2\ndefault = 1',
+        '[commands.x.args.s]\ntype = "string"\nmax_length = 3\ndefault = "four"',
+    ],
+)
+def test_a_default_outside_its_own_bounds_is_the_files_fault_and_stops_the_start(args: str) -> None:
+    text = '[commands.x]\ndescription = "d"\nargv = ["a"]\n' + args + "\n"
+    with pytest.raises(
+        InvalidCommandsFile,
+        match=r"(?s)^the commands file does not fit: .*the default of '[ns]' does not fit",
+    ):
+        parse_commands(text)
