@@ -132,6 +132,12 @@ def test_a_catastrophic_pattern_is_answered_at_once() -> None:
     assert elapsed < 0.5, f"RE2 took {elapsed:.3f} s"  # a backtracking engine would take ages
 
 
+def test_at_most_256_compiled_patterns_are_kept_whatever_the_models_write() -> None:
+    for n in range(300):
+        patterns.check(f"a{{{n}}}")
+    assert patterns.compiled.cache_info().currsize == 256
+
+
 def test_patterns_refuse_what_needs_backtracking_and_compile_once() -> None:
     for bad in ("(?=a)", "(?<!a)b", r"(a)\1", "a{1001}", "(unclosed"):
         with pytest.raises(patterns.InvalidPattern):
