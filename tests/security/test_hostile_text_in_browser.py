@@ -50,6 +50,7 @@ from selenium.common.exceptions import NoAlertPresentException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from ..browser.conftest import CHROMEDRIVER, CHROMIUM, chromium_options
@@ -814,15 +815,19 @@ requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(() =
 """
 
 
+QUIET_TIMEOUT = 60
+
+
 def settle_page(driver: webdriver.Chrome, log: NetworkLog) -> None:
     """Wait until whatever the page would load has loaded and its handlers have run.
 
     Every request the page started has finished or failed (so a canary request has reached the
     canary, and a load or error event is queued); then the page renders two frames and goes idle,
     which it does only once its queued tasks (those events' handlers among them) have run."""
-    wait_until(driver, lambda _: log.quiet())
+    quiet = WebDriverWait(driver, QUIET_TIMEOUT)  # a loaded machine answers dozens of pushes slowly
+    quiet.until(lambda _: log.quiet())
     assert driver.execute_async_script(IDLE_AFTER_TWO_FRAMES) is True
-    wait_until(driver, lambda _: log.quiet())  # nothing the handlers started is still loading
+    quiet.until(lambda _: log.quiet())  # nothing the handlers started is still loading
 
 
 def assert_inert(driver: webdriver.Chrome, canary: Canary, log: NetworkLog, base: Baseline) -> None:
