@@ -770,7 +770,8 @@ class NetworkLog:
         self.app = urlsplit(app_origin).netloc
         self.requests: dict[str, tuple[str, str]] = {}
         self.blocked: set[str] = set()
-        self.in_flight: set[str] = set()
+        self.in_flight: dict[str, str] = {}
+        """Request id → URL of what has started and not yet finished or failed."""
 
     def read(self) -> None:
         for entry in chromium_log(self.driver, "performance"):
@@ -779,11 +780,13 @@ class NetworkLog:
             if message.get("method") == "Network.requestWillBeSent":
                 document = params.get("documentURL", "")
                 self.requests[params["requestId"]] = (params["request"]["url"], document)
-                self.in_flight.add(params["requestId"])
+                url = params["request"]["url"]
+                if not {urlsplit(url).scheme, urlsplit(document).scheme} & BROWSER_SCHEMES:
+                    self.in_flight[params["requestId"]] = url  # Chromium's own pages may never finish
             elif message.get("method") == "Network.loadingFinished":
-                self.in_flight.discard(params["requestId"])
+                self.in_flight.pop(params["requestId"], None)
             elif message.get("method") == "Network.loadingFailed":
-                self.in_flight.discard(params["requestId"])
+                self.in_flight.pop(params["requestId"], None)
                 if params.get("blockedReason"):
                     self.blocked.add(params["requestId"])
 
@@ -791,6 +794,14 @@ class NetworkLog:
         """Every request the browser started has finished or failed."""
         self.read()
         return not self.in_flight
+
+    def wait_quiet(self) -> None:
+        """Wait for quiet (a loaded machine answers dozens of pushes slowly); name what still loads."""
+        try:
+            WebDriverWait(self.driver, QUIET_TIMEOUT).until(lambda _: self.quiet())
+        except TimeoutException:
+            loading = sorted(self.in_flight.values())
+            raise AssertionError(f"requests still loading after {QUIET_TIMEOUT} s: {loading}") from None
 
     def take(self) -> tuple[list[str], list[str]]:
         """Foreign requests since the last call: (sent, blocked before sending)."""
@@ -824,10 +835,9 @@ def settle_page(driver: webdriver.Chrome, log: NetworkLog) -> None:
     Every request the page started has finished or failed (so a canary request has reached the
     canary, and a load or error event is queued); then the page renders two frames and goes idle,
     which it does only once its queued tasks (those events' handlers among them) have run."""
-    quiet = WebDriverWait(driver, QUIET_TIMEOUT)  # a loaded machine answers dozens of pushes slowly
-    quiet.until(lambda _: log.quiet())
+    log.wait_quiet()
     assert driver.execute_async_script(IDLE_AFTER_TWO_FRAMES) is True
-    quiet.until(lambda _: log.quiet())  # nothing the handlers started is still loading
+    log.wait_quiet()  # nothing the handlers started is still loading
 
 
 def assert_inert(driver: webdriver.Chrome, canary: Canary, log: NetworkLog, base: Baseline) -> None:
