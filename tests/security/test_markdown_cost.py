@@ -1,8 +1,10 @@
 """Markdown from a model cannot make rendering slow: each input renders in under a second,
 and doubling an input's size costs at most 3.5x the time.
 
-Timing: `time.perf_counter`, the median of 5 runs; a single run over the one-second bound
-ends the measurement (the verdict is clear). The size check compares an input of about
+Timing: `time.perf_counter`, the median of 5 runs. A run over the one-second bound is timed
+again, up to three times in all: a pathological input is slow every time, while a test process
+that shares two cores with the rest of the suite can stall once for longer than the bound (a
+599-character input that renders in 3 ms once took 1.4 s that way). The size check compares an input of about
 10 KB with the same pattern repeated twice as many times (about 20 KB); the two sizes are
 timed alternately so that a busy machine slows both alike, and the check is skipped only
 when both take under 2 ms, where scheduler noise is larger than the signal. Other test
@@ -15,6 +17,8 @@ from __future__ import annotations
 import gc
 import statistics
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -55,36 +59,47 @@ class TooSlow(AssertionError):
     pass
 
 
+@contextmanager
+def heap_frozen() -> Iterator[None]:
+    """The test process's own objects frozen out of the garbage collector while timing, so that
+    collections scan only what rendering allocates, not pytest's heap. (No collection first:
+    freezing is a constant-time move, while collecting pytest's heap before each of 600 cases
+    would cost minutes.)"""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _one_render(text: str, policy: RemoteImages) -> float:
-    start = time.perf_counter()
-    render_markdown(text, policy)
-    elapsed = time.perf_counter() - start
-    if elapsed > BOUND_SECONDS:
-        raise TooSlow(f"{len(text)} characters took {elapsed:.2f} s in one render (bound 1 s)")
-    return elapsed
+    """The time of one render, timed again when it is over the bound (see the module's docstring)."""
+    slow: list[str] = []
+    for _ in range(ATTEMPTS):
+        start = time.perf_counter()
+        render_markdown(text, policy)
+        elapsed = time.perf_counter() - start
+        if elapsed <= BOUND_SECONDS:
+            return elapsed
+        slow.append(f"{elapsed:.2f} s")
+    raise TooSlow(f"{len(text)} characters took {', '.join(slow)} in one render each time (bound 1 s)")
 
 
 def medians(texts: tuple[str, ...], policy: RemoteImages, runs: int = RUNS) -> list[float]:
-    """The median render time of each text, timed alternately, `runs` times each.
-
-    The test process's own objects are frozen out of the garbage collector while timing, so
-    that collections scan only what rendering allocates, not pytest's heap."""
-    gc.collect()
-    gc.freeze()
-    try:
-        times: list[list[float]] = [[] for _ in texts]
+    """The median render time of each text, timed alternately, `runs` times each."""
+    times: list[list[float]] = [[] for _ in texts]
+    with heap_frozen():
         for _ in range(runs):
             for text, seen in zip(texts, times, strict=True):
                 seen.append(_one_render(text, policy))
-    finally:
-        gc.unfreeze()
     return [statistics.median(seen) for seen in times]
 
 
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("item", CORPUS, ids=[item.label for item in CORPUS])
 def test_every_corpus_string_renders_in_under_a_second(item: Hostile, policy: RemoteImages) -> None:
-    assert _one_render(item.text, policy) < BOUND_SECONDS
+    with heap_frozen():
+        assert _one_render(item.text, policy) <= BOUND_SECONDS
 
 
 def _cases() -> list[object]:
