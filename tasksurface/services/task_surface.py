@@ -60,10 +60,13 @@ from ..domain.submission import prepare_submission
 from ..store import inbox, integrity, log
 from ..store.db import Database
 from . import surface_rows
+from .memo import BoundedMemo
 from .surface_rows import RowView
 
 _REWOUND: tuple[MessageId, dict[str, Any], str] = (MessageId(""), {}, "")
 """An earlier use that no longer counts; it has no correlation, so it reads as a conflict."""
+MAX_PRESENTATIONS = 256
+"""Re-validated panels kept per process (see `presentation_of`)."""
 REPLAY_INCOMPLETE = "the session's history cannot be read whole, so whether a panel is open is unknown"
 __all__ = ["RowView", "SurfaceState", "TaskSurfaceService"]
 
@@ -108,6 +111,7 @@ class TaskSurfaceService:
         self.limits = limits
         self.enabled = enabled
         """Off: nothing is drawn or actionable; the log keeps every surface for when it is on again."""
+        self._presentations = BoundedMemo[SurfacePresentation | None](MAX_PRESENTATIONS)
 
     # -- reads -------------------------------------------------------------
 
@@ -151,10 +155,20 @@ class TaskSurfaceService:
 
     def presentation_of(self, event: SessionEvent) -> SurfacePresentation | None:
         """The surface a result shows, redacted for people; `None` (the readable fallback) when the
-        feature is off or the meta does not re-validate."""
+        feature is off or the meta does not re-validate. A logged result never changes, so its
+        re-validation is kept, keyed by the surface's random id and the event's place and time."""
         if not self.enabled or event.kind != "tool/result" or event.payload.get("ok") is not True:
             return None
-        found = read_presentation(event.payload.get("meta"), self.limits)
+        meta = event.payload.get("meta")
+        surface_id = meta.get("surfaceId") if isinstance(meta, dict) else None
+        if not isinstance(surface_id, str):
+            return None
+        return self._presentations.get_or_compute(
+            (surface_id, event.seq, event.at, id(self.limits)), lambda: self._present(meta)
+        )
+
+    def _present(self, meta: object) -> SurfacePresentation | None:
+        found = read_presentation(meta, self.limits)
         return SurfacePresentation(found.surface_id, redact_model(found.model)) if found else None
 
     def _presentation(self, db: so.Session, session_id: SessionId, seq: int) -> SurfacePresentation | None:

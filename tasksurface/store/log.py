@@ -16,7 +16,7 @@ from ..domain.question import OpenQuestion
 from ..domain.turns import CONTEXT_KINDS, OPEN_ENDINGS, PASSING_KINDS
 from ..domain.webhook_events import reported, session_created
 from . import outbox
-from .db import INTERACTIONS, utc
+from .db import INTERACTIONS, SNAPSHOT_SESSIONS, utc
 from .integrity import readable
 from .records import SessionInfo, projection_of
 from .tables import EventRow, HiddenRangeRow, SessionRow
@@ -51,13 +51,19 @@ def locked_session(session_id: str) -> sa.Select[SessionRow]:
 
 def get_session(db: so.Session, session_id: str, *, lock: bool = False) -> SessionInfo:
     """Read a session; `lock` takes its row lock, serialising commands on one session."""
+    cache: dict[str, SessionInfo] | None = db.info.get(SNAPSHOT_SESSIONS)
+    if cache is not None and not lock and session_id in cache:
+        return cache[session_id]
     query = sa.select(SessionRow).where(SessionRow.id == session_id)
     if lock:
         query = locked_session(session_id)
     row = db.scalars(query).one_or_none()
     if row is None:
         raise UnknownSession(session_id)
-    return _session_info(row)
+    info = _session_info(row)
+    if cache is not None:
+        cache[session_id] = info
+    return info
 
 
 def _session_info(row: SessionRow) -> SessionInfo:

@@ -118,7 +118,7 @@ class PushHub:
         if not subscribers or self._app is None or self._services is None:
             return
         # A bare request context lets partials build the same relative URLs a page does.
-        with session_lock, self._app.test_request_context("/"):
+        with session_lock, self._app.test_request_context("/"), self._services.database.snapshot():
             if reset:
                 self._last_active.pop(session_id, None)
                 for subscription in subscribers:
