@@ -30,9 +30,7 @@ def _replay(page: str) -> str:
     return found.group(1)
 
 
-def test_a_panel_row_is_drawn_once_per_language_and_the_closing_push_reuses_it(
-    app: Flask, api: Api
-) -> None:
+def test_a_panel_row_is_drawn_once_per_language_and_the_closing_push_reuses_it(app: Flask, api: Api) -> None:
     sid = api.create_session()
     surface_id = api.show_surface(sid, "all")
     drawings = _drawings(app)
