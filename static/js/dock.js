@@ -10,6 +10,7 @@
 
   const dockSlot = $("#dock-slot");
   let submitting = false; // a submit request is on its way; pushes cannot settle the phase yet
+  let heldState = null; // the newest surface state pushed while a submit was on its way
   const dock = () => $("#task-surface-dock");
   const form = () => $("#dock-form");
 
@@ -245,12 +246,16 @@
     saveDraft();
     setBusy("queued");
     submitting = true;
+    heldState = null;
     try {
       const result = await page.postJson(surfaceUrl(surfaceId, "submit"), payload);
       submitting = false;
       if (result.accepted) {
-        recheck(surfaceId);
+        // The push that follows the commit says where the submission is; one that came while
+        // the request was on its way is applied now, so no request asks what a push answered.
         d.dataset.pendingSubmission = payload.submissionId;
+        if (heldState) applySurface(heldState);
+        heldState = null;
         page.announce(t("Submitted."));
         if (page.composerText) page.composerText.focus();
         return;
@@ -427,7 +432,11 @@
       }
       return;
     }
-    if (!d || submitting) return;
+    if (!d) return;
+    if (submitting) {
+      heldState = state;
+      return;
+    }
     const phase = state.pending ? state.pending.phase : "";
     if (phase === (d.dataset.pendingPhase || "")) return;
     if (phase) setBusy(phase);
