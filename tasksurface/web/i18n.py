@@ -91,9 +91,16 @@ def reason_text(reason: str) -> str:
 
 
 def script_strings() -> dict[str, str]:
+    """The page script's words in the page's language; the catalogues are fixed while the
+    process runs, so each language's are looked up once."""
     from .problems import script_problem_strings
 
-    return {**{message: gettext(message) for message in SCRIPT_CHROME}, **script_problem_strings()}
+    language = str(get_locale() or "en")
+    looked_up: dict[str, dict[str, str]] = current_app.extensions.setdefault("tasksurface.script_strings", {})
+    if language not in looked_up:
+        chrome = {message: str(gettext(message)) for message in SCRIPT_CHROME}
+        looked_up[language] = {**chrome, **script_problem_strings()}
+    return looked_up[language]
 
 
 def _switch_language() -> BaseResponse:

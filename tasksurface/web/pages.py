@@ -46,7 +46,8 @@ def new_session() -> BaseResponse:
 
 @bp.get("/sessions/<sid>")
 def session(sid: str) -> str:
-    return _session_page(owned(sid))
+    with services().database.snapshot():  # the page's many reads see one state, in one transaction
+        return _session_page(owned(sid))
 
 
 def _session_page(
