@@ -39,7 +39,7 @@ def check_frame_ancestors(value: str) -> str:
             )
     if "'none'" in (s.lower() for s in sources) and len(sources) > 1:
         raise BadFrameAncestors("'none' cannot be combined with other sources")
-    return " ".join(s.lower().rstrip("/") if s.lower() not in KEYWORDS else s.lower() for s in sources)
+    return " ".join(s.lower().rstrip("/") for s in sources)  # no keyword ends with a slash
 
 
 def listed_origins(value: str) -> tuple[str, ...]:
