@@ -63,12 +63,10 @@ class Database:
     @contextmanager
     def snapshot(self) -> Iterator[None]:
         """Every read on this thread inside the block shares one transaction: what is built from
-        several reads (a push message) sees one state of the log, and pays for one BEGIN and one
-        connection instead of one per read."""
-        if self._snapshot.get() is not None:
-            yield
-            return
-        with self.read() as session:
+        several reads (a page, a push message) sees one state of the log, and pays for one BEGIN
+        and one connection instead of one per read. A snapshot opened inside another is its own,
+        fresh one, so a push sent while a page is drawn reads what has just been committed."""
+        with self.engine.connect() as connection, connection.begin(), so.Session(bind=connection) as session:
             session.info[SNAPSHOT_SESSIONS] = {}
             token = self._snapshot.set(session)
             try:
