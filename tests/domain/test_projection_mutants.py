@@ -1,7 +1,9 @@
-"""One event at a time: a task notice leaves the panel alone, and `closes` gives fold's rule for
-a dismissal."""
+"""One event at a time: a task notice leaves the panel alone, `closes` gives fold's rule for
+a dismissal, and the interactions named are exactly the ones the fold decides."""
 
 from __future__ import annotations
+
+from typing import get_args
 
 from builders import (
     CALL,
@@ -15,7 +17,15 @@ from builders import (
 )
 
 from tasksurface.domain.ids import CallId, TaskSurfaceId
-from tasksurface.domain.projection import EMPTY, ActiveSurface, TaskSurfaceProjection, closes, fold
+from tasksurface.domain.projection import (
+    EMPTY,
+    ActiveSurface,
+    Interaction,
+    TaskSurfaceProjection,
+    closes,
+    fold,
+    interaction,
+)
 
 OPEN = TaskSurfaceProjection(ActiveSurface(CallId(CALL), TaskSurfaceId(SURFACE), 2))
 
@@ -46,3 +56,17 @@ def test_any_user_message_closes_it() -> None:
 
 def test_a_result_does_not_close_it() -> None:
     assert closes(surface_result(3, surface_id=OTHER_SURFACE), TaskSurfaceId(SURFACE)) is False
+
+
+def test_the_interactions_declared_are_the_ones_the_fold_decides() -> None:
+    decided = {
+        interaction(before, fold(before, logged), logged)
+        for before, logged in [
+            (EMPTY, surface_result(2)),
+            (OPEN, submission_message(3)),
+            (OPEN, dismissal(3)),
+            (OPEN, ordinary_message(3)),
+        ]
+    }
+    assert decided == {"shown", "submitted", "dismissed", "bypassed"}
+    assert get_args(Interaction) == ("shown", "submitted", "dismissed", "bypassed")

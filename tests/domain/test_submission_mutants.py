@@ -271,14 +271,13 @@ def test_an_action_problem_comes_before_the_value_problems() -> None:
 
 
 def test_the_chosen_action_counts_toward_the_submission_size() -> None:
-    model = parsed_v2(v2_model(text2(), submit=choices(("ok", "Approve"))))
-    # {"action":"ok","note":null,"values":{"name":"x"}} is 49 bytes; without the action, 35.
-    assert validate_submission(model, {"name": "x"}, limits=Limits(submission_bytes=49), action="ok") == (
-        {"name": "x"},
-        None,
-    )
-    assert refused(model, {"name": "x"}, limits=Limits(submission_bytes=48), action="ok") == [
-        Problem(C.TOO_LARGE, "the submission is 49 bytes; the limit submission_bytes is 48")
+    model = parsed_v2(v2_model(text2(), submit=choices(("approve", "Approve"))))
+    # {"action":"approve","note":null,"values":{"name":"x"}} is 54 bytes; without the action, 35.
+    assert validate_submission(
+        model, {"name": "x"}, limits=Limits(submission_bytes=54), action="approve"
+    ) == ({"name": "x"}, None)
+    assert refused(model, {"name": "x"}, limits=Limits(submission_bytes=53), action="approve") == [
+        Problem(C.TOO_LARGE, "the submission is 54 bytes; the limit submission_bytes is 53")
     ]
 
 
