@@ -47,6 +47,8 @@
     });
   }
 
-  window.scrollTo({ top: document.body.scrollHeight });
   connect();
+  // After the rest of the bundle has drawn what it draws (a microtask runs once this script ends):
+  // the transcript starts at its newest message.
+  queueMicrotask(() => window.scrollTo({ top: document.body.scrollHeight }));
 })();

@@ -13,9 +13,12 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, url_for
 
 BUNDLES: dict[str, tuple[str, ...]] = {
-    # The order is the order in which the behaviours see each pushed message.
+    # The order is the order in which the behaviours see each pushed message. The socket opens
+    # second, at once: the whole bundle runs in one task, so every behaviour listens before the
+    # first message can arrive, and the handshake overlaps the others' start.
     "session": (
         "page.js",
+        "live.js",
         "drafts.js",
         "transcript.js",
         "composer.js",
@@ -25,7 +28,6 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "panel_actions.js",
         "question.js",
         "tasks.js",
-        "live.js",
         "order_drag.js",
         "attention.js",
         "workspace_loader.js",
