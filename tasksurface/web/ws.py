@@ -110,6 +110,11 @@ def _pump(
 
 def _hello(session_id: SessionId, after: int) -> dict[str, Any]:
     services = _services()
+    with services.database.snapshot():  # one read transaction, as a push reads
+        return _hello_message(services, session_id, after)
+
+
+def _hello_message(services: Services, session_id: SessionId, after: int) -> dict[str, Any]:
     events = services.sessions.events_after(session_id, after, HELLO_EVENT_LIMIT + 1)
     if len(events) > HELLO_EVENT_LIMIT:
         return {"type": "reset"}
