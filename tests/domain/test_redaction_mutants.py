@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import copy
 
-from builders_v2 import parsed_v2, text2, v2_model
+from builders import option
+from builders_v2 import multi2, parsed_v2, text2, v2_model
 
 from tasksurface.backends.demos import COMPARE_CARDS
+from tasksurface.domain import redaction
 from tasksurface.domain.redaction import redact, redact_model, secrets_in
 
 KEY = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
@@ -67,3 +69,21 @@ def test_a_condition_keeps_its_field_and_its_value_as_written() -> None:
     assert fields[0]["id"] == TOKEN_ID
     assert fields[0]["initial"] == "[redacted]"
     assert fields[1]["visibleWhen"] == {"field": TOKEN_ID, "equals": KEY}
+
+
+def test_a_multi_choice_s_initial_option_ids_are_kept_as_written() -> None:
+    model = parsed_v2(
+        v2_model(
+            multi2("d", "Diet", options=[option(TOKEN_ID, "Token"), option("veg")], initial=[TOKEN_ID]),
+            title=f"Pick {KEY}",
+        )
+    )
+    redacted = redact_model(model).normalised()
+    assert redacted["title"] == "Pick [redacted]"
+    assert redacted["fields"][0]["initial"] == [TOKEN_ID]
+    assert redacted["fields"][0]["options"][0]["id"] == TOKEN_ID
+
+
+def test_the_detectors_compile_without_logging_to_stderr() -> None:
+    options = redaction._options()
+    assert options.log_errors is False
