@@ -43,19 +43,19 @@ def test_secrets_apart_are_masked_apart() -> None:
 def test_a_candidate_s_cells_are_display_text_whatever_its_property_ids() -> None:
     data = copy.deepcopy(COMPARE_CARDS)
     field = data["fields"][0]
-    field["properties"][0]["id"] = "format"  # a key that elsewhere holds no display text
+    field["properties"][0]["id"] = "pattern"  # a key that elsewhere holds syntax, kept as written
     for candidate in field["candidates"]:
-        candidate["values"]["format"] = candidate["values"].pop("cpu")
-    field["candidates"][0]["values"]["format"] = f"key {KEY}"
+        candidate["values"]["pattern"] = candidate["values"].pop("cpu")
+    field["candidates"][0]["values"]["pattern"] = f"key {KEY}"
     redacted = redact_model(parsed_v2(data)).normalised()["fields"][0]["candidates"]
     assert redacted[0]["values"] == {
-        "format": "key [redacted]",
+        "pattern": "key [redacted]",
         "ram": 16,
         "weight": 1.24,
         "battery": 18,
         "linux": False,
     }
-    assert redacted[1]["values"]["format"] == "12-core x86"
+    assert redacted[1]["values"]["pattern"] == "12-core x86"
 
 
 def test_a_condition_keeps_its_field_and_its_value_as_written() -> None:
