@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from builders import option, section
 
+from tasksurface.backends.demos import COMPARE_CARDS, ITINERARY
 from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
 from tasksurface.domain.model_v2 import TaskSurfaceModelV2
 from tasksurface.domain.parser import parse_model
@@ -69,3 +71,17 @@ def review_field(
 
 def choices(*pairs: tuple[str, str]) -> Json:
     return {"actions": [{"id": i, "label": label} for i, label in pairs]}
+
+
+def comparison(**extra: Any) -> Json:
+    """The demo's comparison field, with `extra` keys replaced."""
+    field: Json = copy.deepcopy(COMPARE_CARDS["fields"][0])
+    field.update(extra)
+    return field
+
+
+def itinerary(**extra: Any) -> Json:
+    """The demo's itinerary field, with `extra` keys replaced."""
+    field: Json = copy.deepcopy(ITINERARY["fields"][0])
+    field.update(extra)
+    return field

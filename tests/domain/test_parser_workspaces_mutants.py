@@ -7,9 +7,9 @@ import copy
 from typing import Any
 
 import pytest
-from builders_v2 import parsed_v2, v2_model
+from builders_v2 import comparison, itinerary, parsed_v2, v2_model
 
-from tasksurface.backends.demos import COMPARE_CARDS, DASHBOARD, ITINERARY
+from tasksurface.backends.demos import DASHBOARD
 from tasksurface.domain.limits import Limits
 from tasksurface.domain.model_v2 import ItineraryField
 from tasksurface.domain.parser import parse_model
@@ -24,18 +24,6 @@ DETAIL = "x" * 1001
 """One character over the default detail limit (1000)."""
 SHORT_LIMIT = "text is 201 characters; the limit short_text_chars is 200"
 DETAIL_LIMIT = "text is 1001 characters; the limit detail_chars is 1000"
-
-
-def comparison(**extra: Any) -> Json:
-    field = copy.deepcopy(COMPARE_CARDS["fields"][0])
-    field.update(extra)
-    return field
-
-
-def itinerary(**extra: Any) -> Json:
-    field = copy.deepcopy(ITINERARY["fields"][0])
-    field.update(extra)
-    return field
 
 
 def dashboard() -> Json:

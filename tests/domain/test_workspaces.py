@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 import pytest
-from builders_v2 import parsed_v2, v2_model
+from builders_v2 import comparison, itinerary, parsed_v2, v2_model
 
 from tasksurface.backends.demos import COMPARE_CARDS, DASHBOARD, ITINERARY
 from tasksurface.domain.charts import format_value, geometry, nice_step
@@ -22,18 +22,6 @@ from tasksurface.domain.submission import validate_submission
 from tasksurface.domain.workspaces import DashboardBlock
 
 Json = dict[str, Any]
-
-
-def comparison(**extra: Any) -> Json:
-    field = copy.deepcopy(COMPARE_CARDS["fields"][0])
-    field.update(extra)
-    return field
-
-
-def itinerary(**extra: Any) -> Json:
-    field = copy.deepcopy(ITINERARY["fields"][0])
-    field.update(extra)
-    return field
 
 
 def refused(data: Json, limits: Limits | None = None) -> tuple[str, str]:
