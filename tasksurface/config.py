@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     """Seconds to connect, and to wait for each piece of a reply."""
     model_max_retries: int = Field(default=2, ge=0, le=10)
     """Retries, with backoff, after a timeout, 408, 409, 429 or 5xx."""
+    scripted_pause: float = Field(default=0.0, ge=0, le=5)
+    """Seconds the scripted agent waits between the pieces it streams (text and tool-call
+    arguments); 0 answers at once, in one piece."""
     task_surface: bool = True
     """`0` turns the feature off: not advertised, not drawn, log kept."""
     identity_header: str | None = None

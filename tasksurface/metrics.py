@@ -20,7 +20,15 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
-from .agent.ports import ModelBackend, ModelError, ModelReply, Outcome, StreamingModelBackend, ToolDefinition
+from .agent.ports import (
+    CallSink,
+    ModelBackend,
+    ModelError,
+    ModelReply,
+    Outcome,
+    StreamingModelBackend,
+    ToolDefinition,
+)
 from .domain.events import SessionEvent
 from .store.db import utc
 from .store.records import InboxItem
@@ -171,8 +179,9 @@ class MeasuredStreamingBackend(MeasuredBackend):
         history: Sequence[SessionEvent],
         tools: Sequence[ToolDefinition],
         on_text: Callable[[str], None],
+        on_call: CallSink | None = None,
     ) -> ModelReply:
-        return self._timed(lambda: self.streaming.respond_streaming(history, tools, on_text))
+        return self._timed(lambda: self.streaming.respond_streaming(history, tools, on_text, on_call))
 
 
 def measured(backend: ModelBackend, metrics: Metrics) -> ModelBackend:

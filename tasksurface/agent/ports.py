@@ -41,6 +41,10 @@ class ModelBackend(Protocol):
 TextSink = Callable[[str], None]
 """Receives each piece of the assistant's text as it arrives, before the reply is logged."""
 
+CallSink = Callable[[int, str, str], None]
+"""Receives each piece of a tool call's arguments as it arrives: the call's index in the reply,
+its name (once known; empty before) and the piece."""
+
 
 @runtime_checkable
 class StreamingModelBackend(Protocol):
@@ -49,7 +53,11 @@ class StreamingModelBackend(Protocol):
     def respond(self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition]) -> ModelReply: ...
 
     def respond_streaming(
-        self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition], on_text: TextSink
+        self,
+        history: Sequence[SessionEvent],
+        tools: Sequence[ToolDefinition],
+        on_text: TextSink,
+        on_call: CallSink | None = None,
     ) -> ModelReply: ...
 
 
@@ -79,6 +87,14 @@ class ProgressSink(Protocol):
 
     def partial(self, session_id: SessionId, text: str) -> None:
         """The assistant's text so far in this model step; the logged event replaces it."""
+
+
+@runtime_checkable
+class CallProgressSink(Protocol):
+    """Shows a tool call while the model still writes it; never logged, the call itself counts."""
+
+    def preview(self, session_id: SessionId, call_key: str, name: str, arguments: str) -> None:
+        """`arguments` is all of the call's text so far; `call_key` tells the calls of a step apart."""
 
 
 class InboxObserver(Protocol):

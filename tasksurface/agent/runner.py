@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
@@ -23,6 +22,7 @@ from . import admission
 from .claims import Claims
 from .leases import Leases, LocalLeases
 from .ports import (
+    CallProgressSink,
     InboxObserver,
     ModelBackend,
     ModelError,
@@ -31,6 +31,7 @@ from .ports import (
     ProgressSink,
     StreamingModelBackend,
 )
+from .streaming import PartialCalls, PartialText
 from .tools import ToolContext, ToolRegistry
 
 logger = logging.getLogger(__name__)
@@ -39,8 +40,6 @@ MAX_MODEL_STEPS = 8
 STEPS_EXHAUSTED = f"the agent stopped after {MAX_MODEL_STEPS} model steps without finishing its turn"
 NOT_RUN = "not run: an earlier call in this response ended the turn"
 NOT_RUN_WAITING = "not run: an earlier call in this response is waiting for the user's answer"
-PARTIAL_INTERVAL = 0.05
-"""Seconds between pushes of streamed text: each push carries all text so far, so skipping is safe."""
 
 
 class RunnerPool:
@@ -258,7 +257,11 @@ class RunnerPool:
         sink = self.progress
         if sink is None or not isinstance(self.backend, StreamingModelBackend):
             return self.backend.respond(history, definitions)
-        return self.backend.respond_streaming(history, definitions, _PartialText(session_id, sink).add)
+        on_text = PartialText(session_id, sink).add
+        if not isinstance(sink, CallProgressSink):
+            return self.backend.respond_streaming(history, definitions, on_text)
+        calls = PartialCalls(session_id, sink, secrets.token_urlsafe(6))
+        return self.backend.respond_streaming(history, definitions, on_text, calls.add)
 
     def _apply_reply(self, session_id: SessionId, reply: ModelReply) -> bool:
         """Log the reply and run its tool calls in order; `True` when the model should go on."""
@@ -299,24 +302,3 @@ class RunnerPool:
         with self.database.write() as db:
             logged = log.append(db, session_id, event, self.clock())
         self.notify(session_id, events=[logged])
-
-
-class _PartialText:
-    """Collects streamed pieces and shows the text so far, at most every PARTIAL_INTERVAL."""
-
-    def __init__(self, session_id: SessionId, sink: ProgressSink) -> None:
-        self.session_id = session_id
-        self.sink = sink
-        self.text = ""
-        self.shown_at = float("-inf")
-
-    def add(self, piece: str) -> None:
-        self.text += piece
-        now = time.monotonic()
-        if not piece or now - self.shown_at < PARTIAL_INTERVAL:
-            return
-        self.shown_at = now
-        try:
-            self.sink.partial(self.session_id, self.text)
-        except Exception:  # a provisional view must never stop the model
-            logger.exception("showing streamed text of session %s failed", self.session_id)

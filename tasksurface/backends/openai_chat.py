@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import openai
 
-from ..agent.ports import ModelError, ModelReply, TextSink, ToolCallRequest, ToolDefinition
+from ..agent.ports import CallSink, ModelError, ModelReply, TextSink, ToolCallRequest, ToolDefinition
 from ..domain.events import SessionEvent
 from ..domain.ids import is_wire_id
 from ..domain.presentation import TOOL_NAME
@@ -52,7 +52,11 @@ class OpenAIChatBackend:
         return self.respond_streaming(history, tools, lambda _piece: None)
 
     def respond_streaming(
-        self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition], on_text: TextSink
+        self,
+        history: Sequence[SessionEvent],
+        tools: Sequence[ToolDefinition],
+        on_text: TextSink,
+        on_call: CallSink | None = None,
     ) -> ModelReply:
         messages = request_messages(history, tools)
         specs = tool_specs(tools)
@@ -64,7 +68,7 @@ class OpenAIChatBackend:
                 stream=True,
             )
             with stream:
-                reply = _collect(stream, on_text)
+                reply = _collect(stream, on_text, on_call)
         except ModelError:
             raise
         except openai.APIError as exc:
@@ -132,8 +136,9 @@ class _Reply:
         return ModelReply(text if text.strip() else None, tuple(requests))
 
 
-def _collect(chunks: Iterable[Any], on_text: TextSink) -> _Reply:
-    """Fold the streamed chunks into one reply: text pieces, and tool calls by index."""
+def _collect(chunks: Iterable[Any], on_text: TextSink, on_call: CallSink | None = None) -> _Reply:
+    """Fold the streamed chunks into one reply: text pieces, and tool calls by index (each piece
+    of a call's arguments also goes to `on_call` as it arrives)."""
     reply = _Reply()
     for chunk in chunks:
         for choice in chunk.choices or ():
@@ -156,6 +161,8 @@ def _collect(chunks: Iterable[Any], on_text: TextSink) -> _Reply:
                         pending.name = piece.function.name
                     if piece.function.arguments:
                         pending.arguments.append(piece.function.arguments)
+                        if on_call is not None:
+                            on_call(piece.index, pending.name, piece.function.arguments)
     if reply.finish_reason is None:
         raise ModelError("the model's answer broke off before the provider finished it")
     if not "".join(reply.text).strip() and not reply.calls:

@@ -11,15 +11,19 @@
 - several commands, one per line, become several calls in one reply, in that order;
 - a Task Surface submission gets an acknowledgement quoting the submitted values;
 - anything else gets a short prose reply.
+
+With a pause it streams like a real model: its text, then each tool call's arguments, in pieces
+of about `PIECE_CHARS`, with the pause between pieces (so the page shows panels as they arrive).
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 
-from ..agent.ports import ModelReply, ToolCallRequest, ToolDefinition
+from ..agent.ports import CallSink, ModelReply, TextSink, ToolCallRequest, ToolDefinition
 from ..domain.events import SessionEvent, content_text, read_action, read_correlation
 from ..domain.question import QUESTION_TOOL
 from ..domain.tasks import NOTICE_KIND, is_delegated, read_notice
@@ -34,9 +38,37 @@ HELP = (
 
 
 COMMANDS = ("/surface", "/ask", "/tool", "/run", "/delegate", "/output", "/tasks", "/kill")
+PIECE_CHARS = 160
 
 
 class ScriptedBackend:
+    def __init__(self, pause: float = 0.0, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.pause = pause
+        """Seconds between streamed pieces; 0 answers whole, at once."""
+        self.sleep = sleep
+
+    def respond_streaming(
+        self,
+        history: Sequence[SessionEvent],
+        tools: Sequence[ToolDefinition],
+        on_text: TextSink,
+        on_call: CallSink | None = None,
+    ) -> ModelReply:
+        """The same reply as `respond`, reported piece by piece first, as a provider streams it."""
+        reply = self.respond(history, tools)
+        if self.pause <= 0:
+            return reply
+        first = True
+        for index, name, piece in _stream(reply, on_call is not None):
+            if not first:
+                self.sleep(self.pause)
+            first = False
+            if index < 0:
+                on_text(piece)
+            elif on_call is not None:
+                on_call(index, name, piece)
+        return reply
+
     def respond(self, history: Sequence[SessionEvent], tools: Sequence[ToolDefinition]) -> ModelReply:
         if is_delegated(history):
             return ModelReply(subagent_report(content_text(history[0].payload.get("content"))))
@@ -166,6 +198,18 @@ def _notices_since_last_reply(history: Sequence[SessionEvent]) -> list[str]:
         elif event.kind in ("assistant/message", "tool/call"):
             break
     return list(reversed(noticed))
+
+
+def _stream(reply: ModelReply, calls: bool) -> Iterator[tuple[int, str, str]]:
+    """The reply as a provider streams it: text pieces (index -1), then each call's arguments."""
+    yield from ((-1, "", piece) for piece in _pieces(reply.text or ""))
+    for index, call in enumerate(reply.tool_calls if calls else ()):
+        yield from ((index, call.name, piece) for piece in _pieces(call.arguments))
+
+
+def _pieces(text: str) -> Iterator[str]:
+    for start in range(0, len(text), PIECE_CHARS):
+        yield text[start : start + PIECE_CHARS]
 
 
 def _call(name: str, arguments: str) -> ToolCallRequest:

@@ -80,7 +80,7 @@ def _utcnow() -> datetime:
 
 def build_backend(settings: Settings) -> ModelBackend:
     if settings.model == "scripted":
-        return ScriptedBackend()
+        return ScriptedBackend(settings.scripted_pause)
     if settings.model == "openai":
         if not settings.openai_model:
             raise ValueError("TASKSURFACE_MODEL=openai needs TASKSURFACE_OPENAI_MODEL (the model name)")
