@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..agent.ports import Notifier, ProgressSink
+from ..agent.ports import CallProgressSink, Notifier, ProgressSink
 from ..agent.shared_claims import DatabaseClaims
 from ..domain.events import SessionEvent
 from ..domain.ids import SessionId
@@ -92,6 +92,11 @@ class ClusterNotifier:
         """Streamed text is provisional and frequent: it reaches this process's sockets only."""
         if isinstance(self.local, ProgressSink):
             self.local.partial(session_id, text)
+
+    def preview(self, session_id: SessionId, call_key: str, name: str, arguments: str) -> None:
+        """A panel being written is as provisional as streamed text: this process's sockets only."""
+        if isinstance(self.local, CallProgressSink):
+            self.local.preview(session_id, call_key, name, arguments)
 
 
 @dataclass

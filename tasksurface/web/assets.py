@@ -25,6 +25,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "order_list.js",
         "option_filter.js",
         "dock.js",
+        "preview.js",
         "panel_actions.js",
         "question.js",
         "tasks.js",

@@ -20,9 +20,12 @@ from flask import Flask
 
 from ..domain.events import SessionEvent
 from ..domain.ids import SessionId
+from ..domain.presentation import TOOL_NAME
+from ..domain.preview import Preview, preview
 from ..domain.projection import ActiveSurface
 from ..store import log
 from . import views
+from .i18n import COOKIE as LANGUAGE_COOKIE
 
 if TYPE_CHECKING:
     from ..services.container import Services
@@ -56,6 +59,8 @@ class PushHub:
         self._subscribers: dict[SessionId, set[Subscription]] = defaultdict(set)
         self._session_locks: dict[SessionId, threading.Lock] = defaultdict(threading.Lock)
         self._last_active: dict[SessionId, ActiveSurface | None] = {}
+        self._previews: dict[SessionId, tuple[str, Preview]] = {}
+        """The last preview pushed per session, so an unchanged one is not pushed again."""
         self._app: Flask | None = None
         self._services: Services | None = None
 
@@ -115,6 +120,7 @@ class PushHub:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
+        self._previews.pop(session_id, None)  # a logged change: the next preview is news again
         if not subscribers or self._app is None or self._services is None:
             return
         # A bare request context lets partials build the same relative URLs a page does.
@@ -164,6 +170,33 @@ class PushHub:
         with session_lock:
             for subscription in subscribers:
                 subscription.put({"type": "partial", "text": text})
+
+    def preview(self, session_id: SessionId, call_key: str, name: str, arguments: str) -> None:
+        """A panel the model is still writing: pages show it read-only until its call's result
+        lands. Nothing of it is logged; a push only when the arguments show more than before."""
+        with self._lock:
+            subscribers = list(self._subscribers.get(session_id, ()))
+            session_lock = self._session_locks[session_id]
+        app, services = self._app, self._services
+        if name != TOOL_NAME or not subscribers or app is None or services is None:
+            return
+        if not services.surfaces.enabled:
+            return
+        shown = preview(arguments, services.settings.limits)
+        if shown is None or self._previews.get(session_id) == (call_key, shown):
+            return
+        self._previews[session_id] = (call_key, shown)
+        agent = services.settings.agent_name
+        built: dict[str, dict[str, Any]] = {}
+        # Under the session lock, like a partial: in order with the changes around it.
+        with session_lock:
+            for subscription in subscribers:
+                language = subscription.language
+                if language not in built:
+                    with app.test_request_context("/", headers={"Cookie": f"{LANGUAGE_COOKIE}={language}"}):
+                        html = str(views.render_preview(shown, call_key, agent))
+                    built[language] = {"type": "preview", "callKey": call_key, "html": html}
+                subscription.put(built[language])
 
     def _message(self, services: Services, session_id: SessionId, queue: bool) -> dict[str, Any]:
         """What every subscriber of the session gets alike; the events are added per cursor."""

@@ -18,6 +18,7 @@ from ..domain.ids import SessionId
 from ..domain.model import Option, OrderField
 from ..domain.model_v2 import VisibleWhen
 from ..domain.presentation import TOOL_NAME, expiry
+from ..domain.preview import Preview
 from ..domain.question import QUESTION_TOOL, OpenQuestion
 from ..domain.redaction import redact_question
 from ..domain.refusals import Problem
@@ -143,6 +144,11 @@ def question_message(services: Services, session_id: SessionId, answer_id: str) 
 
 def render_dock(view: DockView) -> Markup:
     return Markup(render_template("_dock.html", dock=view))
+
+
+def render_preview(shown: Preview, call_key: str, agent_name: str) -> Markup:
+    """A panel the model is still writing, drawn read-only where the dock will be."""
+    return Markup(render_template("_preview.html", p=shown, call_key=call_key, agent_name=agent_name))
 
 
 def render_event(
