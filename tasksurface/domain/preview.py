@@ -38,6 +38,9 @@ FIELD_KINDS = frozenset(
     }
 )
 _SPACE = re.compile(r"\s+")
+_IMAGE_OR_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_LIST_MARK = re.compile(r"^\s*(?:[-+*]|#+|>)\s+", re.MULTILINE)
+_EMPHASIS = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,9 @@ def _block(block: dict[str, Any]) -> PreviewBlock:
     kind = block.get("kind")
     if not isinstance(kind, str) or kind not in BLOCK_KINDS:
         return PreviewBlock("block")
-    if kind in ("markdown", "notice"):
+    if kind == "markdown":
+        return PreviewBlock(kind, _text(_unmarked(block.get("text")), SUMMARY_CHARS) or "")
+    if kind == "notice":
         return PreviewBlock(kind, _text(block.get("text"), SUMMARY_CHARS) or "")
     if kind == "metrics":
         items = [i for i in _list(block, "items") if isinstance(i, dict)]
@@ -177,6 +182,13 @@ def _fields(raw: object, still_open: bool, limits: Limits) -> tuple[PreviewField
 def _list(node: dict[str, Any], key: str) -> list[Any]:
     found = node.get(key)
     return found if isinstance(found, list) else []
+
+
+def _unmarked(value: object) -> object:
+    """Markdown's words without its marks: a glimpse reads as text, and shows no address."""
+    if not isinstance(value, str):
+        return value
+    return _EMPHASIS.sub("", _LIST_MARK.sub("", _IMAGE_OR_LINK.sub(r"\1", value)))
 
 
 def _plain(value: object) -> str:

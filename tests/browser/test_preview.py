@@ -19,6 +19,7 @@ pytestmark = pytest.mark.browser
 
 # Every change of the page, as the page itself sees it: no polling can miss a short-lived preview.
 WATCH = """
+const CONTROLS = "input, button, select, textarea, a[href], [tabindex]:not(.dock-body)";
 window.previewLog = [];
 const note = () => {
   const p = document.getElementById("panel-preview");
@@ -26,7 +27,7 @@ const note = () => {
   window.previewLog.push({
     preview: Boolean(p),
     visible: Boolean(p && p.offsetHeight > 0),
-    controls: p ? p.querySelectorAll("input, button, select, textarea, a[href], [tabindex]").length : 0,
+    controls: p ? p.querySelectorAll(CONTROLS).length : 0,
     busy: p ? p.getAttribute("aria-busy") : null,
     live: slot.getAttribute("aria-live"),
     role: slot.getAttribute("role"),
@@ -89,11 +90,21 @@ def test_a_preview_has_no_serious_violation(browser: WebDriver, live_server: Liv
     browser.execute_cdp_cmd(
         "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
     )
-    # Hold the preview still: once shown, the page stops listening, so the real dock never comes.
+    # A phone's width: the preview outgrows its height and scrolls, as a long panel does.
+    metrics = {"width": 360, "height": 600, "deviceScaleFactor": 1, "mobile": True}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    # Hold a grown preview still (its second section's table is in): from then on the page
+    # stops listening, so the dock never comes.
     browser.execute_script(
         "const p = window.TaskSurfacePage;"
-        "p.onMessage((m) => { if (m.type === 'preview') p.dispatch = () => {}; });"
+        "p.onMessage((m) => {"
+        "  if (m.type === 'preview' && m.html.includes('3 rows')) p.dispatch = () => {};"
+        "});"
     )
-    page.say("/surface compare")
-    wait_until(browser, lambda d: d.find_elements(By.ID, "panel-preview"))
+    page.say("/surface all")
+    wait_until(
+        browser, lambda d: "3 rows" in str(d.find_element(By.ID, "preview-slot").get_attribute("textContent"))
+    )
+    body = browser.find_element(By.CSS_SELECTOR, "#panel-preview .dock-body")
+    assert int(body.get_property("scrollHeight")) > int(body.get_property("clientHeight"))
     _no_serious_violation(browser)

@@ -145,3 +145,13 @@ def test_unknown_kinds_show_as_a_plain_block_or_field() -> None:
     assert shown is not None
     assert shown.sections[0].blocks == (PreviewBlock("block"),)
     assert shown.fields == (PreviewField("field", "Level"), PreviewField("text", ""))
+
+
+def test_a_markdown_glimpse_reads_as_text_without_marks_or_addresses() -> None:
+    text = "## Summary\n- item `two`\n![chart](https://example.org/c.png) **bold** snake_case [notes](https://x.example)"
+    model = {"title": "T", "sections": [{"id": "s", "blocks": [{"kind": "markdown", "text": text}]}]}
+    shown = preview(arguments(model))
+    assert shown is not None
+    assert shown.sections[0].blocks == (
+        PreviewBlock("markdown", "Summary item two chart bold snake_case notes"),
+    )
