@@ -134,3 +134,21 @@ def test_a_streamed_panel_call_reaches_the_sink_before_it_is_logged(database: Da
     order = [what for what, _ in sink.seen]
     assert order.index("partial") < order.index("preview") < replied
     assert "preview" not in order[replied:]
+
+
+def test_a_cluster_shows_a_streamed_call_on_this_process_only() -> None:
+    from tasksurface.services.cluster import ClusterNotifier
+
+    sink = RecordingSink()
+    relay = ClusterNotifier(OrderedNotifier(sink=sink))
+    relay.preview(SessionId("s_streamed_calls"), "k-0", "show_task_surface", "{}")
+    assert sink.seen == []  # a notifier that cannot show calls is simply not asked
+
+    class Both(OrderedNotifier):
+        def preview(self, session_id: SessionId, call_key: str, name: str, arguments: str) -> None:
+            self.sink.preview(session_id, call_key, name, arguments)
+
+    relay = ClusterNotifier(Both(sink=sink))
+    assert isinstance(relay, CallProgressSink)
+    relay.preview(SessionId("s_streamed_calls"), "k-0", "show_task_surface", "{}")
+    assert sink.seen == [("preview", ("k-0", "show_task_surface", "{}"))]
