@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -39,6 +40,7 @@ from tasksurface.agent.ports import CallSink, ModelReply, StreamingModelBackend,
 from tasksurface.domain.events import SessionEvent
 from tasksurface.web.factory import create_app
 
+NAVIGATING = (StaleElementReferenceException, NoSuchElementException)
 WATCH = """
 window.marks = {};
 const now = () => performance.timeOrigin + performance.now();
@@ -105,7 +107,8 @@ def _driver(profile: Path) -> webdriver.Chrome:
 def one_run(driver: webdriver.Chrome, base: str, clock: FirstPieceClock, demo: str) -> dict[str, float]:
     driver.get(base + "/")
     driver.find_element(By.CSS_SELECTOR, ".new-session button[type=submit]").click()
-    wait = WebDriverWait(driver, 20, poll_frequency=0.02)
+    # The page is replaced while it navigates: a wait simply asks again.
+    wait = WebDriverWait(driver, 20, poll_frequency=0.02, ignored_exceptions=NAVIGATING)
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "true")
     driver.execute_script(WATCH)
     before = len(clock.first_pieces)
