@@ -1,10 +1,10 @@
 """Live updates: every committed change of a session is pushed to its websocket subscribers.
 
-Messages for one session are built and queued under that session's lock, each from a
-fresh read, so the last message a subscriber gets always shows the latest state. Events
-are read from the log after each subscriber's own cursor, never taken from the caller:
-whichever process committed them, and in whatever order the news arrives, a subscriber gets
-log order with no gap and no repeat.
+Messages for one session are built on the push worker (`push_queue`), in the order they
+were asked for, under that session's lock, each from a fresh read, so the last message a
+subscriber gets always shows the latest state. Events are read from the log after each
+subscriber's own cursor, never taken from the caller: whichever process committed them, and
+in whatever order the news arrives, a subscriber gets log order with no gap and no repeat.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ..domain.ids import SessionId
 from ..domain.projection import ActiveSurface
 from ..store import log
 from . import views
+from .push_queue import PushQueue
 
 if TYPE_CHECKING:
     from ..services.container import Services
@@ -58,6 +59,7 @@ class PushHub:
         self._last_active: dict[SessionId, ActiveSurface | None] = {}
         self._app: Flask | None = None
         self._services: Services | None = None
+        self._queue = PushQueue(self._deliver)
 
     def attach(self, app: Flask, services: Services) -> None:
         self._app = app
@@ -111,7 +113,16 @@ class PushHub:
         queue: bool = False,
         reset: bool = False,
     ) -> None:
-        """`events` only says that some were committed: each subscriber reads its own from the log."""
+        """`events` only says that some were committed: each subscriber reads its own from the log.
+        The message is built on the push worker, so whoever committed goes on at once."""
+        if self.subscriber_count(session_id):
+            self._queue.change(session_id, queue, reset)
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every push asked for so far is delivered (for a stop, and for tests)."""
+        return self._queue.flush(timeout)
+
+    def _deliver(self, session_id: SessionId, queue: bool, reset: bool) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
@@ -143,6 +154,9 @@ class PushHub:
     def publish(self, session_id: SessionId, build: Callable[[str], dict[str, Any]]) -> None:
         """A message built elsewhere (the task tray's) once per language of the subscribers, in
         order with the session's other pushes."""
+        self._queue.call(session_id, lambda: self._deliver_built(session_id, build))
+
+    def _deliver_built(self, session_id: SessionId, build: Callable[[str], dict[str, Any]]) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
@@ -155,12 +169,15 @@ class PushHub:
 
     def partial(self, session_id: SessionId, text: str) -> None:
         """The agent's reply so far; pages show it provisionally until the logged message lands."""
+        if self.subscriber_count(session_id):
+            # In the session's order, so a partial never overtakes the change that came before it;
+            # newer text replaces text still waiting.
+            self._queue.call(session_id, lambda: self._deliver_partial(session_id, text), "partial")
+
+    def _deliver_partial(self, session_id: SessionId, text: str) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
-        if not subscribers:
-            return
-        # Under the session lock, so a partial never overtakes the change that came before it.
         with session_lock:
             for subscription in subscribers:
                 subscription.put({"type": "partial", "text": text})
