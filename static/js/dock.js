@@ -243,12 +243,14 @@
     const payload = { submissionId: idInput.value, values: readValues() };
     if (submitter && submitter.name === "action") payload.action = submitter.value;
     if (noteEl && noteEl.value.trim()) payload.note = noteEl.value;
+    // The request leaves first; the rest of this task runs before any answer or push can.
+    const request = page.postJson(surfaceUrl(surfaceId, "submit"), payload);
     saveDraft();
     setBusy("queued");
     submitting = true;
     heldState = null;
     try {
-      const result = await page.postJson(surfaceUrl(surfaceId, "submit"), payload);
+      const result = await request;
       submitting = false;
       if (result.accepted) {
         // The push that follows the commit says where the submission is; one that came while

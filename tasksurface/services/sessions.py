@@ -86,12 +86,15 @@ class SessionService:
             log.create_session(db, session_id, title.strip()[:200] or "New session", self.clock(), owner)
         return session_id
 
-    def require_owner(self, session_id: SessionId, owner: str) -> SessionInfo:
-        """The session, if `owner` owns it; anyone else learns nothing, not even that it exists."""
-        info = self.get(session_id)
-        if not owner or not secrets.compare_digest(info.owner.encode(), owner.encode()):
+    def require_owner(self, session_id: SessionId, owner: str) -> None:
+        """Pass if `owner` owns the session; anyone else learns nothing, not even that it exists."""
+        with self.database.read() as db:
+            try:
+                found = log.owner_of(db, session_id)
+            except log.UnknownSession:
+                found = ""
+        if not owner or not secrets.compare_digest(found.encode(), owner.encode()):
             raise NotFound("session-not-found", "there is no such session")
-        return info
 
     def get(self, session_id: SessionId) -> SessionInfo:
         with self.database.read() as db:

@@ -65,14 +65,19 @@ class Database:
         """Every read on this thread inside the block shares one transaction: what is built from
         several reads (a page, a push message) sees one state of the log, and pays for one BEGIN
         and one connection instead of one per read. A snapshot opened inside another is its own,
-        fresh one, so a push sent while a page is drawn reads what has just been committed."""
-        with self.engine.connect() as connection, connection.begin(), so.Session(bind=connection) as session:
-            session.info[SNAPSHOT_SESSIONS] = {}
-            token = self._snapshot.set(session)
-            try:
-                yield
-            finally:
-                self._snapshot.reset(token)
+        fresh one, so a push sent while a page is drawn reads what has just been committed.
+        PostgreSQL reads each statement's own state unless asked for one (REPEATABLE READ);
+        SQLite's read transaction keeps the state of its first read."""
+        with self.engine.connect() as connection:
+            if connection.dialect.name == "postgresql":
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            with connection.begin(), so.Session(bind=connection) as session:
+                session.info[SNAPSHOT_SESSIONS] = {}
+                token = self._snapshot.set(session)
+                try:
+                    yield
+                finally:
+                    self._snapshot.reset(token)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -10,7 +10,6 @@ import sqlalchemy.orm as so
 
 from ..domain.ids import InboxItemId, MessageId, SessionId, TaskSurfaceId
 from .db import utc
-from .log import locked_session
 from .records import InboxItem
 from .tables import InboxRow, SessionRow
 
@@ -28,24 +27,43 @@ def enqueue(
     request_id: str | None = None,
     surface_id: TaskSurfaceId | None = None,
 ) -> InboxItem:
-    session = db.scalars(locked_session(session_id)).one()
-    position = session.next_position
-    session.next_position += 1
-    row = InboxRow(
+    # Two statements, no unit of work: this runs on every message and every submission. The
+    # update takes the session's row lock (as `locked_session` does) and hands out the position.
+    position = (
+        db.execute(
+            sa.update(SessionRow)
+            .where(SessionRow.id == session_id)
+            .values(next_position=SessionRow.next_position + 1)
+            .returning(SessionRow.next_position)
+        ).scalar_one()
+        - 1
+    )
+    db.execute(
+        sa.insert(InboxRow).values(
+            id=item_id,
+            session_id=session_id,
+            position=position,
+            message_id=message_id,
+            placement=placement,
+            source=source,
+            content={"blocks": content},
+            request_id=request_id,
+            surface_id=surface_id,
+            created_at=at,
+        )
+    )
+    return InboxItem(
         id=item_id,
         session_id=session_id,
         position=position,
         message_id=message_id,
         placement=placement,
         source=source,
-        content={"blocks": content},
+        content=list(content),
         request_id=request_id,
         surface_id=surface_id,
-        created_at=at,
+        created_at=utc(at),
     )
-    db.add(row)
-    db.flush()
-    return _to_item(row)
 
 
 def _to_item(row: InboxRow) -> InboxItem:

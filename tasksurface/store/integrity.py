@@ -32,13 +32,16 @@ def _json_type(db: so.Session) -> Any:
 
 def history_incomplete(db: so.Session, session_id: str) -> bool:
     """A gap between 1 and the head, or an event this host cannot read (unknown kind, no object)."""
-    head = db.scalar(sa.select(SessionRow.head_seq).where(SessionRow.id == session_id)) or 0
+    # One statement, so the head and the events are read in one state even where each
+    # statement of a transaction sees the latest commits (PostgreSQL's READ COMMITTED).
+    head = sa.select(SessionRow.head_seq).where(SessionRow.id == session_id).scalar_subquery()
     unreadable = sa.or_(EventRow.kind.not_in(sorted(EVENT_KINDS)), _json_type(db) != "object")
-    count, top, bad = db.execute(
+    count, top, bad, known = db.execute(
         sa.select(
             sa.func.count(EventRow.id),
             sa.func.coalesce(sa.func.max(EventRow.seq), 0),
             sa.func.count(EventRow.id).filter(unreadable),
+            sa.func.coalesce(head, 0),
         ).where(EventRow.session_id == session_id)
     ).one()
-    return bool(count != head or top != head or bad)
+    return bool(count != known or top != known or bad)

@@ -49,6 +49,14 @@ def locked_session(session_id: str) -> sa.Select[SessionRow]:
     )
 
 
+def owner_of(db: so.Session, session_id: str) -> str:
+    """Only the owner: every request asks it first, so it reads one column of one row."""
+    owner = db.scalar(sa.select(SessionRow.owner).where(SessionRow.id == session_id))
+    if owner is None:
+        raise UnknownSession(session_id)
+    return owner
+
+
 def get_session(db: so.Session, session_id: str, *, lock: bool = False) -> SessionInfo:
     """Read a session; `lock` takes its row lock, serialising commands on one session."""
     cache: dict[str, SessionInfo] | None = db.info.get(SNAPSHOT_SESSIONS)
@@ -101,8 +109,8 @@ def append(
     row.head_seq += 1
     payload = dict(event.payload)
     logged = SessionEvent(row.head_seq, event.kind, at, payload)
-    db.add(
-        EventRow(
+    db.execute(  # a plain insert: the log only grows, and no unit of work need track the row
+        sa.insert(EventRow).values(
             session_id=session_id,
             seq=logged.seq,
             kind=event.kind,

@@ -1,10 +1,10 @@
 """Live updates: every committed change of a session is pushed to its websocket subscribers.
 
-Messages for one session are built and queued under that session's lock, each from a
-fresh read, so the last message a subscriber gets always shows the latest state. Events
-are read from the log after each subscriber's own cursor, never taken from the caller:
-whichever process committed them, and in whatever order the news arrives, a subscriber gets
-log order with no gap and no repeat.
+Messages for one session are built on the push worker (`push_queue`), in the order they
+were asked for, under that session's lock, each from a fresh read, so the last message a
+subscriber gets always shows the latest state. Events are read from the log after each
+subscriber's own cursor, never taken from the caller: whichever process committed them, and
+in whatever order the news arrives, a subscriber gets log order with no gap and no repeat.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from ..domain.projection import ActiveSurface
 from ..store import log
 from . import views
 from .i18n import COOKIE as LANGUAGE_COOKIE
+from .push_queue import PushQueue
 
 if TYPE_CHECKING:
     from ..services.container import Services
@@ -63,6 +64,7 @@ class PushHub:
         """The last preview pushed per session, so an unchanged one is not pushed again."""
         self._app: Flask | None = None
         self._services: Services | None = None
+        self._queue = PushQueue(self._deliver)
 
     def attach(self, app: Flask, services: Services) -> None:
         self._app = app
@@ -116,7 +118,16 @@ class PushHub:
         queue: bool = False,
         reset: bool = False,
     ) -> None:
-        """`events` only says that some were committed: each subscriber reads its own from the log."""
+        """`events` only says that some were committed: each subscriber reads its own from the log.
+        The message is built on the push worker, so whoever committed goes on at once."""
+        if self.subscriber_count(session_id):
+            self._queue.change(session_id, queue, reset)
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every push asked for so far is delivered (for a stop, and for tests)."""
+        return self._queue.flush(timeout)
+
+    def _deliver(self, session_id: SessionId, queue: bool, reset: bool) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
@@ -149,6 +160,9 @@ class PushHub:
     def publish(self, session_id: SessionId, build: Callable[[str], dict[str, Any]]) -> None:
         """A message built elsewhere (the task tray's) once per language of the subscribers, in
         order with the session's other pushes."""
+        self._queue.call(session_id, lambda: self._deliver_built(session_id, build))
+
+    def _deliver_built(self, session_id: SessionId, build: Callable[[str], dict[str, Any]]) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
@@ -161,24 +175,35 @@ class PushHub:
 
     def partial(self, session_id: SessionId, text: str) -> None:
         """The agent's reply so far; pages show it provisionally until the logged message lands."""
+        if self.subscriber_count(session_id):
+            # In the session's order, so a partial never overtakes the change that came before it;
+            # newer text replaces text still waiting.
+            self._queue.call(session_id, lambda: self._deliver_partial(session_id, text), "partial")
+
+    def _deliver_partial(self, session_id: SessionId, text: str) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
-        if not subscribers:
-            return
-        # Under the session lock, so a partial never overtakes the change that came before it.
         with session_lock:
             for subscription in subscribers:
                 subscription.put({"type": "partial", "text": text})
 
     def preview(self, session_id: SessionId, call_key: str, name: str, arguments: str) -> None:
         """A panel the model is still writing: pages show it read-only until its call's result
-        lands. Nothing of it is logged; a push only when the arguments show more than before."""
+        lands. Nothing of it is logged; a push only when the arguments show more than before.
+        Parsed and drawn on the push worker: the model's stream is never held up by it."""
+        if name == TOOL_NAME and self.subscriber_count(session_id):
+            # Newer arguments replace arguments still waiting; a change before them goes first.
+            self._queue.call(
+                session_id, lambda: self._deliver_preview(session_id, call_key, arguments), "preview"
+            )
+
+    def _deliver_preview(self, session_id: SessionId, call_key: str, arguments: str) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
         app, services = self._app, self._services
-        if name != TOOL_NAME or not subscribers or app is None or services is None:
+        if not subscribers or app is None or services is None:
             return
         if not services.surfaces.enabled:
             return
@@ -188,7 +213,6 @@ class PushHub:
         self._previews[session_id] = (call_key, shown)
         agent = services.settings.agent_name
         built: dict[str, dict[str, Any]] = {}
-        # Under the session lock, like a partial: in order with the changes around it.
         with session_lock:
             for subscription in subscribers:
                 language = subscription.language

@@ -47,8 +47,9 @@ BLANK_LINE_STEP = (
     "mistune 3.4.0's block scanner matches a run of blank lines with one regex, "
     "`(^[ \\t\\v\\f]*\\n)+`, for which Python's `re` keeps ~170 bytes of backtracking state "
     "per line, allocated afresh on every match; between about 20,000 and 40,000 blank lines the "
-    "time steps once (x3.9 to x20, by the allocator's state) as that buffer moves to freshly mapped "
-    "pages, then grows linearly again. So the doubling is measured past the step (40,000 -> 80,000 "
+    "time steps once (x3.9 to x20, by the allocator's state; in a long run with a used heap it was "
+    "seen from 10,000 lines) as that buffer moves to freshly mapped pages, then grows linearly "
+    "again. So the doubling is measured past the step (40,000 -> 80,000 "
     "lines), where it must be linear, and the step itself is bounded by the one-second bound"
 )
 """Why the run of blank lines is measured from 40,000 lines: the one-time step lies below."""
@@ -105,6 +106,8 @@ def test_every_corpus_string_renders_in_under_a_second(item: Hostile, policy: Re
 def _cases() -> list[object]:
     cases: list[object] = []
     for pathology in PATHOLOGIES:
+        if pathology.label == "blank-lines":
+            continue  # measured past its step only (below): where the step lies depends on the heap
         marks = []
         if pathology.label in KNOWN_SLOW:
             marks.append(

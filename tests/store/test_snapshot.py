@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from tasksurface.domain.events import NewEvent
 from tasksurface.services.container import Services
+from tasksurface.store import inbox, integrity, log
 
 
 def test_reads_inside_a_snapshot_share_one_transaction_and_reads_outside_do_not(
@@ -39,3 +43,25 @@ def test_a_snapshot_opened_inside_another_reads_what_was_committed_since(service
         with services.database.snapshot():  # a push sent while a page is drawn
             assert services.sessions.get(sid).paused is True
         assert services.sessions.get(sid).paused is False
+
+
+def test_every_read_of_a_snapshot_sees_one_state_of_the_log_on_either_database(services: Services) -> None:
+    """Not only the memoized session: the log, the inbox and the head read later in the block
+    show the state of the first read, though another transaction commits in between (on
+    PostgreSQL each statement would otherwise see the latest commits)."""
+    sid = services.sessions.create()
+    services.sessions.set_paused(sid, True)  # the message waits in the queue
+    services.sessions.send(sid, "first")
+    database = services.database
+    with database.snapshot():
+        with database.read() as db:
+            before = (log.events_after(db, sid, 0), inbox.items(db, sid))
+        with database.write() as db:  # another transaction, committed meanwhile
+            log.append(db, sid, NewEvent("assistant/message", {"text": "later"}), datetime.now(UTC))
+            inbox.delete(db, before[1][0].id)
+        with database.read() as db:
+            assert (log.events_after(db, sid, 0), inbox.items(db, sid)) == before
+            assert integrity.history_incomplete(db, sid) is False
+    with database.read() as db:
+        assert len(log.events_after(db, sid, 0)) == len(before[0]) + 1
+        assert inbox.items(db, sid) == []

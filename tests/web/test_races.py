@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ..support import Api, new_id
+from ..support import Api, new_id, wait_for
 
 ROUNDS = 16
 """Rounds per test and database; each round is a fresh session with a fresh surface."""
@@ -171,6 +171,8 @@ def test_tabs_submitting_different_ids_at_once_admit_exactly_one(
                     {"accepted": False, "reason": "submission-pending"},
                     {"accepted": False, "reason": "not-open"},  # the winner was already committed
                 ), results
+        # A claimed row is in neither the queue nor the log until it commits: wait for the commit.
+        wait_for(lambda sid=sid, surface=surface: submissions(api.events(sid), surface))
         events = api.settled(sid)
         [message] = submissions(events, surface)
         assert message["payload"]["messageId"] == message_id

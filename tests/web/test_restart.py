@@ -102,18 +102,16 @@ def test_a_claimed_but_uncommitted_submission_is_claimed_again_after_a_kill(
             connection.close()
             engine.dispose()
     else:
-        # SQLite locks the whole file, so kill on the push that announces the claim instead;
-        # the commit may or may not have happened, and either way there must be one message.
+        # SQLite locks the whole file, so kill on the first push that shows the runner took the
+        # row (pushes that wait are merged, so that may be the claim or already the commit); the
+        # commit may or may not have happened, and either way there must be one message.
+        def taken(message: dict[str, Any]) -> bool:
+            phase = (message.get("taskSurface", {}).get("pending") or {}).get("phase")
+            return phase == "claiming" or any(e["kind"] == "user/message" for e in message.get("events", ()))
+
         with api.socket(sid, after=head) as socket:
             socket.receive_until(lambda m: m.get("type") == "hello")
-            killer = threading.Thread(
-                target=lambda: (
-                    socket.receive_until(
-                        lambda m: (m.get("taskSurface", {}).get("pending") or {}).get("phase") == "claiming"
-                    ),
-                    server.kill(),
-                )
-            )
+            killer = threading.Thread(target=lambda: (socket.receive_until(taken), server.kill()))
             killer.start()
             accepted = api.submit(sid, surface, VALUES)
             killer.join(15)
