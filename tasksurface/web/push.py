@@ -62,6 +62,10 @@ class PushHub:
         self._last_active: dict[SessionId, ActiveSurface | None] = {}
         self._previews: dict[SessionId, tuple[str, Preview]] = {}
         """The last preview pushed per session, so an unchanged one is not pushed again."""
+        self._announced: dict[SessionId, int] = {}
+        """The newest seq each session's committers have announced (read when text is streamed)."""
+        self._sent: dict[SessionId, int] = {}
+        """The newest seq pushed to each session's subscribers (on the push worker)."""
         self._app: Flask | None = None
         self._services: Services | None = None
         self._queue = PushQueue(self._deliver)
@@ -120,8 +124,25 @@ class PushHub:
     ) -> None:
         """`events` only says that some were committed: each subscriber reads its own from the log.
         The message is built on the push worker, so whoever committed goes on at once."""
-        if self.subscriber_count(session_id):
-            self._queue.change(session_id, queue, reset)
+        with self._lock:
+            if not self._subscribers.get(session_id):
+                return
+            newest = max((e.seq for e in events if e is not None), default=0)
+            self._announced[session_id] = max(self._announced.get(session_id, 0), newest)
+        self._queue.change(session_id, queue, reset)
+
+    def _provisional(self, session_id: SessionId, deliver: Callable[[], None]) -> Callable[[], None]:
+        """Streamed text or a panel being written, made before the events announced so far: a
+        change built later may already have pushed newer events (a reply logged after this text),
+        and then this view is stale and is dropped."""
+        with self._lock:
+            made_at = self._announced.get(session_id, 0)
+
+        def run() -> None:
+            if self._sent.get(session_id, 0) <= made_at:
+                deliver()
+
+        return run
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every push asked for so far is delivered (for a stop, and for tests)."""
@@ -132,6 +153,10 @@ class PushHub:
             subscribers = list(self._subscribers.get(session_id, ()))
             session_lock = self._session_locks[session_id]
         self._previews.pop(session_id, None)  # a logged change: the next preview is news again
+        if not subscribers:
+            with self._lock:  # nobody listens: what was announced and sent starts again from here
+                self._announced.pop(session_id, None)
+            self._sent.pop(session_id, None)
         if not subscribers or self._app is None or self._services is None:
             return
         # A bare request context lets partials build the same relative URLs a page does.
@@ -156,6 +181,8 @@ class PushHub:
                 for subscription in group:
                     subscription.cursor = fresh[-1].seq if fresh else cursor
                     subscription.put(message)
+                if fresh:
+                    self._sent[session_id] = max(self._sent.get(session_id, 0), fresh[-1].seq)
 
     def publish(self, session_id: SessionId, build: Callable[[str], dict[str, Any]]) -> None:
         """A message built elsewhere (the task tray's) once per language of the subscribers, in
@@ -178,7 +205,8 @@ class PushHub:
         if self.subscriber_count(session_id):
             # In the session's order, so a partial never overtakes the change that came before it;
             # newer text replaces text still waiting.
-            self._queue.call(session_id, lambda: self._deliver_partial(session_id, text), "partial")
+            deliver = self._provisional(session_id, lambda: self._deliver_partial(session_id, text))
+            self._queue.call(session_id, deliver, "partial")
 
     def _deliver_partial(self, session_id: SessionId, text: str) -> None:
         with self._lock:
@@ -194,9 +222,10 @@ class PushHub:
         Parsed and drawn on the push worker: the model's stream is never held up by it."""
         if name == TOOL_NAME and self.subscriber_count(session_id):
             # Newer arguments replace arguments still waiting; a change before them goes first.
-            self._queue.call(
-                session_id, lambda: self._deliver_preview(session_id, call_key, arguments), "preview"
+            deliver = self._provisional(
+                session_id, lambda: self._deliver_preview(session_id, call_key, arguments)
             )
+            self._queue.call(session_id, deliver, "preview")
 
     def _deliver_preview(self, session_id: SessionId, call_key: str, arguments: str) -> None:
         with self._lock:
