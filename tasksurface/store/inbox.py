@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
@@ -38,21 +39,7 @@ def enqueue(
         ).scalar_one()
         - 1
     )
-    db.execute(
-        sa.insert(InboxRow).values(
-            id=item_id,
-            session_id=session_id,
-            position=position,
-            message_id=message_id,
-            placement=placement,
-            source=source,
-            content={"blocks": content},
-            request_id=request_id,
-            surface_id=surface_id,
-            created_at=at,
-        )
-    )
-    return InboxItem(
+    item = InboxItem(
         id=item_id,
         session_id=session_id,
         position=position,
@@ -64,6 +51,9 @@ def enqueue(
         surface_id=surface_id,
         created_at=utc(at),
     )
+    columns = {field.name: getattr(item, field.name) for field in fields(InboxItem)}
+    db.execute(sa.insert(InboxRow).values({**columns, "content": {"blocks": content}, "created_at": at}))
+    return item
 
 
 def _to_item(row: InboxRow) -> InboxItem:
