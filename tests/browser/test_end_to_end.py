@@ -106,4 +106,10 @@ def test_the_dock_submits_as_a_plain_form_without_javascript(
     }
     browser.get(f"{live_server.url}/sessions/{session_id}")
     assert browser.find_elements(By.ID, "task-surface-dock") == []
-    wait_for(lambda: "Thanks, I have your answers" in browser.page_source)
+
+    # Without script nothing is pushed: the reader reloads until the agent's reply is there.
+    def reloaded_with_reply() -> bool:
+        browser.get(f"{live_server.url}/sessions/{session_id}")
+        return "Thanks, I have your answers" in browser.page_source
+
+    wait_for(reloaded_with_reply, interval=0.2)
