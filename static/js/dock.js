@@ -244,7 +244,8 @@
     if (submitter && submitter.name === "action") payload.action = submitter.value;
     if (noteEl && noteEl.value.trim()) payload.note = noteEl.value;
     // The request leaves first; the rest of this task runs before any answer or push can.
-    const request = page.postJson(surfaceUrl(surfaceId, "submit"), payload);
+    const url = surfaceUrl(surfaceId, "submit");
+    const request = page.request("taskSurface.submit", { ...payload, surfaceId }, url, payload);
     saveDraft();
     setBusy("queued");
     submitting = true;
@@ -278,11 +279,11 @@
   async function dismissDock() {
     const d = dock();
     if (!d || d.dataset.pendingPhase) return;
-    const idInput = $("input[name=dismissalId]", form());
+    const surfaceId = d.dataset.surfaceId;
+    const payload = { dismissalId: $("input[name=dismissalId]", form()).value };
     try {
-      const result = await page.postJson(surfaceUrl(d.dataset.surfaceId, "dismiss"), {
-        dismissalId: idInput.value,
-      });
+      const url = surfaceUrl(surfaceId, "dismiss");
+      const result = await page.request("taskSurface.dismiss", { ...payload, surfaceId }, url, payload);
       if (result.dismissed) {
         page.announce(t("Panel dismissed."));
         if (page.composerText) page.composerText.focus();
