@@ -18,8 +18,9 @@ CONTROLS = re.compile(r"<(input|button|textarea|select|form|a)\b")
 
 @pytest.fixture
 def app_config(database_url: str) -> dict[str, Any]:
-    # The pause makes the scripted agent stream; 160-character pieces, a few ms apart.
-    return {"database_url": database_url, "secret_key": "test-secret-key", "scripted_pause": 0.01}
+    # The pause makes the scripted agent stream: 160-character pieces 30 ms apart, so a busy
+    # push worker that merges waiting previews still shows a panel growing.
+    return {"database_url": database_url, "secret_key": "test-secret-key", "scripted_pause": 0.03}
 
 
 def logged(kind: str) -> Any:
@@ -45,7 +46,7 @@ def test_previews_grow_before_the_change_that_commits_the_panel(api: Api) -> Non
         committed = socket.receive_until(logged("tool/result"))
     seen = labels(socket.seen)
     previews = [m for m in socket.seen if m["type"] == "preview"]
-    assert len(previews) >= 2, seen  # pieces 10 ms apart, pushes at least 50 ms apart
+    assert len(previews) >= 2, seen  # pieces 30 ms apart, pushes at least 50 ms apart
     assert seen.index("preview") > position(socket.seen, "user/message")
     last_preview = max(i for i, label in enumerate(seen) if label == "preview")
     assert last_preview < position(socket.seen, "assistant/message")
