@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 MAX_BACKLOG = 1000
 MAX_PUSH_EVENTS = 200
 """A subscriber further behind than this reloads instead (as a hello would tell it to)."""
+QUIET_CHANGE_HOLD = 0.02
+"""Seconds a change that logged nothing waits for the commit that usually follows it (a queued
+row for its admission, a claim for its admitted message), so the page gets one message, not three."""
 
 
 class Subscription:
@@ -129,7 +132,10 @@ class PushHub:
                 return
             newest = max((e.seq for e in events if e is not None), default=0)
             self._announced[session_id] = max(self._announced.get(session_id, 0), newest)
-        self._queue.change(session_id, queue, reset)
+        # A change that logged nothing (a row queued, a claim taken) is usually followed at once
+        # by the admission that logs it: held for a moment, the two go out as one message.
+        hold = 0.0 if newest or reset else QUIET_CHANGE_HOLD
+        self._queue.change(session_id, queue, reset, hold)
 
     def _provisional(self, session_id: SessionId, deliver: Callable[[], None]) -> Callable[[], None]:
         """Streamed text or a panel being written, made before the events announced so far: a

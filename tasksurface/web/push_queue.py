@@ -6,12 +6,17 @@ at once. One worker thread builds the messages, session by session, in the order
 asked for. News that waits is merged: changes that follow each other become one change (every
 message is built from a fresh read, so one build shows all of them), and streamed text that
 waits is replaced by newer text. Nothing overtakes what was asked for before it.
+
+A change may be held for a moment (`hold`): a queue row or a claim is usually followed within
+milliseconds by the commit that admits it, and then one message says both. A change that is not
+held, and any call, brings the session's waiting news forward with it.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,12 +52,16 @@ class PushQueue:
         self._cond = threading.Condition()
         self._pending: dict[SessionId, list[_Op]] = {}
         self._ready: deque[SessionId] = deque()
+        self._due: dict[SessionId, float] = {}
+        """When each waiting session's news goes out (`time.monotonic()`)."""
         self._busy = False
         self._worker: threading.Thread | None = None
 
-    def change(self, session_id: SessionId, queue: bool = False, reset: bool = False) -> None:
+    def change(
+        self, session_id: SessionId, queue: bool = False, reset: bool = False, hold: float = 0.0
+    ) -> None:
         with self._cond:
-            ops = self._ops(session_id)
+            ops = self._ops(session_id, hold)
             last = ops[-1] if ops else None
             if isinstance(last, _Change):
                 last.queue, last.reset = last.queue or queue, last.reset or reset
@@ -62,7 +71,7 @@ class PushQueue:
 
     def call(self, session_id: SessionId, action: Callable[[], None], key: str | None = None) -> None:
         with self._cond:
-            ops = self._ops(session_id)
+            ops = self._ops(session_id, 0.0)
             last = ops[-1] if ops else None
             if key is not None and isinstance(last, _Call) and last.key == key:
                 last.action = action
@@ -75,12 +84,25 @@ class PushQueue:
         with self._cond:
             return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
 
-    def _ops(self, session_id: SessionId) -> list[_Op]:
+    def _ops(self, session_id: SessionId, hold: float) -> list[_Op]:
+        """The session's waiting news, due no later than `hold` seconds from now."""
+        due = time.monotonic() + hold
         ops = self._pending.get(session_id)
         if ops is None:
             ops = self._pending[session_id] = []
             self._ready.append(session_id)
+            self._due[session_id] = due
+        else:
+            self._due[session_id] = min(self._due[session_id], due)
         return ops
+
+    def _next_due(self) -> SessionId | float | None:
+        """Under the condition: the first session whose news is due, else how long until one is."""
+        now = time.monotonic()
+        for session_id in self._ready:
+            if self._due[session_id] <= now:
+                return session_id
+        return min(self._due.values()) - now if self._ready else None
 
     def _wake(self) -> None:
         """Under the condition: a waiting worker takes the work, or a new one starts."""
@@ -94,14 +116,27 @@ class PushQueue:
             with self._cond:
                 self._busy = False
                 self._cond.notify_all()  # for flush
-                if not self._ready and not self._cond.wait_for(lambda: bool(self._ready), LINGER_SECONDS):
+                session_id = self._take()
+                if session_id is None:
                     self._worker = None
                     return
-                session_id = self._ready.popleft()
                 ops = self._pending.pop(session_id)
                 self._busy = True
             for op in ops:
                 self._run(session_id, op)
+
+    def _take(self) -> SessionId | None:
+        """Under the condition: wait for a session whose news is due; `None` after lingering idle."""
+        idle_until = time.monotonic() + LINGER_SECONDS
+        while True:
+            found = self._next_due()
+            if isinstance(found, str):
+                self._ready.remove(found)
+                del self._due[found]
+                return found
+            if found is None and time.monotonic() >= idle_until:
+                return None
+            self._cond.wait(found if found is not None else idle_until - time.monotonic())
 
     def _run(self, session_id: SessionId, op: _Op) -> None:
         try:
