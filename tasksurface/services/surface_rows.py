@@ -33,12 +33,12 @@ def row_states(
     service: TaskSurfaceService, session_id: SessionId, events: Sequence[SessionEvent]
 ) -> dict[int, RowView]:
     states: dict[int, RowView] = {}
+    shown = [(event, p) for event in events if (p := service.presentation_of(event)) is not None]
+    if not shown:  # most pushes carry messages only: nothing to read
+        return states
     with service.database.read() as db:
         active = log.get_session(db, session_id).projection.active
-        for event in events:
-            presentation = service.presentation_of(event)
-            if presentation is None:
-                continue
+        for event, presentation in shown:
             if active and active.result_seq == event.seq:
                 states[event.seq] = RowView("open")
                 continue

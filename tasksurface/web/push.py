@@ -34,9 +34,12 @@ if TYPE_CHECKING:
 MAX_BACKLOG = 1000
 MAX_PUSH_EVENTS = 200
 """A subscriber further behind than this reloads instead (as a hello would tell it to)."""
-QUIET_CHANGE_HOLD = 0.02
+QUIET_CHANGE_HOLD = 0.05
 """Seconds a change that logged nothing waits for the commit that usually follows it (a queued
 row for its admission, a claim for its admitted message), so the page gets one message, not three."""
+TURN_START_HOLD = 0.015
+"""Seconds an admitted message waits for the first words of the turn it starts (an answer logged,
+streamed text, a panel being written), so the two reach the page together."""
 
 
 class Subscription:
@@ -132,9 +135,7 @@ class PushHub:
                 return
             newest = max((e.seq for e in events if e is not None), default=0)
             self._announced[session_id] = max(self._announced.get(session_id, 0), newest)
-        # A change that logged nothing (a row queued, a claim taken) is usually followed at once
-        # by the admission that logs it: held for a moment, the two go out as one message.
-        hold = 0.0 if newest or reset else QUIET_CHANGE_HOLD
+        hold = hold_for(events, reset)
         self._queue.change(session_id, queue, reset, hold)
 
     def _provisional(self, session_id: SessionId, deliver: Callable[[], None]) -> Callable[[], None]:
@@ -281,6 +282,18 @@ class PushHub:
         if queue_snapshot is not None:
             message["queue"] = queue_snapshot
         return message
+
+
+def hold_for(events: Sequence[SessionEvent], reset: bool) -> float:
+    """How long a change may wait for the commit that usually follows it, to go out as one message:
+    a change that logged nothing (a row queued, a claim taken) waits for its admission, and an
+    admitted message for the first words of the turn it starts. Anything else goes at once."""
+    if reset:
+        return 0.0
+    kinds = [e.kind for e in events if e is not None]
+    if not kinds:
+        return QUIET_CHANGE_HOLD
+    return TURN_START_HOLD if kinds[-1] == "user/message" else 0.0
 
 
 def fresh_id() -> str:

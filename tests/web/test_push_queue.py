@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import UTC, datetime
 
 import pytest
 
+from tasksurface.domain.events import SessionEvent
 from tasksurface.domain.ids import SessionId
-from tasksurface.web import push_queue
+from tasksurface.web import push, push_queue
 from tasksurface.web.push_queue import PushQueue
 
 A, B = SessionId("s_a"), SessionId("s_b")
@@ -112,3 +114,58 @@ def test_an_idle_worker_ends_and_the_next_push_starts_another(monkeypatch: pytes
     pushes.change(B)
     assert pushes.flush()
     assert [s[1] for s in recorder.seen] == [A, B]
+
+
+def test_a_held_change_waits_its_hold_and_a_later_one_that_is_not_held_brings_both_at_once() -> None:
+    recorder = Recorder()
+    pushes = PushQueue(recorder.change)
+    started = time.monotonic()
+    pushes.change(A, queue=True, hold=0.3)
+    time.sleep(0.05)
+    assert recorder.seen == []  # still held
+    pushes.change(A)  # the commit that follows: due now, and the held news goes with it
+    assert pushes.flush()
+    assert time.monotonic() - started < 0.25
+    assert recorder.seen == [("change", A, "True", "False")]
+
+
+def test_a_held_change_goes_out_when_its_hold_ends_and_holds_no_other_session() -> None:
+    recorder = Recorder()
+    pushes = PushQueue(recorder.change)
+    started = time.monotonic()
+    pushes.change(A, hold=0.2)
+    pushes.change(B)
+    deadline = time.monotonic() + 5
+    while len(recorder.seen) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert recorder.seen == [("change", B, "False", "False"), ("change", A, "False", "False")]
+    assert time.monotonic() - started >= 0.2
+
+
+def test_a_call_is_never_held_and_takes_the_held_change_before_it_along() -> None:
+    recorder = Recorder()
+    pushes = PushQueue(recorder.change)
+    started = time.monotonic()
+    pushes.change(A, hold=5.0)
+    pushes.call(A, lambda: recorder.call("partial"), key="partial")
+    assert pushes.flush()
+    assert time.monotonic() - started < 1
+    assert recorder.seen == [("change", A, "False", "False"), ("call", "partial")]
+
+
+@pytest.mark.parametrize(
+    ("kinds", "reset", "hold"),
+    [
+        ((), False, push.QUIET_CHANGE_HOLD),  # a row queued, a claim taken: the admission follows
+        (("user/message",), False, push.TURN_START_HOLD),  # the turn's first words follow
+        (("tool/result", "user/message"), False, push.TURN_START_HOLD),
+        (("assistant/message",), False, 0.0),
+        (("user/message", "assistant/message"), False, 0.0),
+        (("task-surface/dismissed",), False, 0.0),
+        ((), True, 0.0),  # a rewind: the page reloads at once
+    ],
+)
+def test_what_a_change_may_wait_for(kinds: tuple[str, ...], reset: bool, hold: float) -> None:
+    at = datetime.now(UTC)
+    events = [SessionEvent(seq, kind, at, {}) for seq, kind in enumerate(kinds, start=1)]  # type: ignore[arg-type]
+    assert push.hold_for(events, reset) == hold
