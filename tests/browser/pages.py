@@ -100,3 +100,15 @@ def browse_as(driver: WebDriver, api: Api) -> None:
     driver.get(api.base + "/static/css/app.css")  # any page of the origin, so the cookie can be set
     for cookie in api.http.cookies:
         driver.add_cookie({"name": cookie.name, "value": cookie.value or "", "path": "/"})
+
+
+def open_panel(driver: WebDriver, base_url: str, demo: str) -> tuple[Api, str, ChatPage]:
+    """A session set up over the API with a demo panel open, shown in this browser as its owner."""
+    api = Api(base_url)
+    session_id = api.create_session()
+    api.show_surface(session_id, demo)
+    browse_as(driver, api)
+    page = ChatPage(driver, base_url)
+    page.open(session_id)
+    page.dock()
+    return api, session_id, page

@@ -11,8 +11,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from ..conftest import LiveServer
 from ..server_process import ServerProcess
-from ..support import Api, wait_for
-from .pages import ChatPage, browse_as, wait_until
+from ..support import wait_for
+from .pages import ChatPage, open_panel, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -31,21 +31,10 @@ def _submit_enabled(driver: WebDriver) -> bool:
     return bool(driver.find_element(By.CSS_SELECTOR, "button[data-action=submit]").is_enabled())
 
 
-def _open(browser: WebDriver, base: str, demo: str) -> tuple[Api, str, ChatPage]:
-    api = Api(base)
-    sid = api.create_session()
-    api.show_surface(sid, demo)
-    browse_as(browser, api)
-    page = ChatPage(browser, base)
-    page.open(sid)
-    page.dock()
-    return api, sid, page
-
-
 def test_queued_then_discarded_by_removing_the_row_gives_the_draft_back(
     browser: WebDriver, live_server: LiveServer
 ) -> None:
-    api, sid, page = _open(browser, live_server.url, "plan")
+    api, sid, page = open_panel(browser, live_server.url, "plan")
     api.pause(sid)
     page.field("constraints").find_element(By.TAG_NAME, "textarea").send_keys("keep me")
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
@@ -63,7 +52,7 @@ def test_queued_then_discarded_by_removing_the_row_gives_the_draft_back(
 
 
 def test_resuming_hands_off_with_no_editable_moment(browser: WebDriver, live_server: LiveServer) -> None:
-    api, sid, page = _open(browser, live_server.url, "plan")
+    api, sid, page = open_panel(browser, live_server.url, "plan")
     api.pause(sid)
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
     wait_until(browser, lambda d: _phase(d) == "queued")
@@ -89,7 +78,7 @@ def test_resuming_hands_off_with_no_editable_moment(browser: WebDriver, live_ser
 
 
 def test_a_double_click_on_submit_makes_one_message(browser: WebDriver, live_server: LiveServer) -> None:
-    api, sid, _ = _open(browser, live_server.url, "plan")
+    api, sid, _ = open_panel(browser, live_server.url, "plan")
     browser.execute_script(
         "const b = document.querySelector('button[data-action=submit]'); b.click(); b.click(); b.click();"
     )
@@ -104,7 +93,7 @@ def test_a_double_click_on_submit_makes_one_message(browser: WebDriver, live_ser
 
 
 def test_forbidden_queue_actions_leave_the_row_alone(browser: WebDriver, live_server: LiveServer) -> None:
-    api, sid, _ = _open(browser, live_server.url, "plan")
+    api, sid, _ = open_panel(browser, live_server.url, "plan")
     api.pause(sid)
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
     wait_until(browser, lambda d: _phase(d) == "queued")
@@ -119,7 +108,7 @@ def test_forbidden_queue_actions_leave_the_row_alone(browser: WebDriver, live_se
 def test_reconnect_after_the_server_restarts(browser: WebDriver, database_url: str, tmp_path: Path) -> None:
     server = ServerProcess(database_url, tmp_path / "instance").start()
     try:
-        api, sid, page = _open(browser, server.url, "plan")
+        api, sid, page = open_panel(browser, server.url, "plan")
         page.field("constraints").find_element(By.TAG_NAME, "textarea").send_keys("typed before the restart")
         server.kill()
         wait_until(browser, lambda d: "Reconnecting" in d.find_element(By.ID, "connection").text)

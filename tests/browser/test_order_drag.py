@@ -11,7 +11,7 @@ from selenium.webdriver.remote.webelement import WebElement
 
 from ..conftest import LiveServer
 from ..support import Api
-from .pages import ChatPage, browse_as, order_of, wait_until
+from .pages import ChatPage, open_panel, order_of, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -21,15 +21,9 @@ DRAGGED = ["schema", "switch", "verify", "backup"]  # the first item dropped bel
 
 
 def _open(browser: WebDriver, live_server: LiveServer) -> tuple[Api, str, ChatPage]:
-    api = Api(live_server.url)
-    sid = api.create_session()
-    api.show_surface(sid, "plan")
-    browse_as(browser, api)
-    page = ChatPage(browser, live_server.url)
-    page.open(sid)
-    page.dock()
+    opened = open_panel(browser, live_server.url, "plan")
     _show_list(browser)
-    return api, sid, page
+    return opened
 
 
 def _show_list(browser: WebDriver) -> None:

@@ -11,7 +11,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from ..conftest import LiveServer
 from ..support import Api
-from .pages import ChatPage, browse_as, wait_until
+from .pages import ChatPage, open_panel, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -40,14 +40,7 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 
 def _open_plan(browser: WebDriver, live_server: LiveServer) -> tuple[Api, str, ChatPage]:
-    api = Api(live_server.url)
-    session_id = api.create_session()
-    api.show_surface(session_id, "plan")
-    browse_as(browser, api)
-    page = ChatPage(browser, live_server.url)
-    page.open(session_id)
-    page.dock()
-    return api, session_id, page
+    return open_panel(browser, live_server.url, "plan")
 
 
 def _submissions(api: Api, session_id: str) -> list[str]:
