@@ -17,6 +17,8 @@
   let lastRpc = 0;
   const waiting = new Map(); // rpc id -> {resolve, reject}
 
+  const refusedFrame = (error) => error.data && error.data.error && error.data.error.code === "frame-too-large";
+
   function request(method, params, url, payload) {
     if (!open) return page.postJson(url, payload);
     const id = "rpc-" + ++lastRpc;
@@ -28,8 +30,6 @@
     return answer.catch((error) => (viaHttp(error) ? page.postJson(url, payload) : Promise.reject(error)));
   }
   page.request = request;
-
-  const refusedFrame = (error) => error.data && error.data.error && error.data.error.code === "frame-too-large";
 
   function answered(message) {
     const call = waiting.get(message.id);

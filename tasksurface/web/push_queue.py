@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -51,9 +50,8 @@ class PushQueue:
         self._deliver_change = deliver_change
         self._cond = threading.Condition()
         self._pending: dict[SessionId, list[_Op]] = {}
-        self._ready: deque[SessionId] = deque()
         self._due: dict[SessionId, float] = {}
-        """When each waiting session's news goes out (`time.monotonic()`)."""
+        """When each waiting session's news goes out (`time.monotonic()`), in order of arrival."""
         self._busy = False
         self._worker: threading.Thread | None = None
 
@@ -90,7 +88,6 @@ class PushQueue:
         ops = self._pending.get(session_id)
         if ops is None:
             ops = self._pending[session_id] = []
-            self._ready.append(session_id)
             self._due[session_id] = due
         else:
             self._due[session_id] = min(self._due[session_id], due)
@@ -99,10 +96,10 @@ class PushQueue:
     def _next_due(self) -> SessionId | float | None:
         """Under the condition: the first session whose news is due, else how long until one is."""
         now = time.monotonic()
-        for session_id in self._ready:
-            if self._due[session_id] <= now:
+        for session_id, due in self._due.items():
+            if due <= now:
                 return session_id
-        return min(self._due.values()) - now if self._ready else None
+        return min(self._due.values()) - now if self._due else None
 
     def _wake(self) -> None:
         """Under the condition: a waiting worker takes the work, or a new one starts."""
@@ -131,7 +128,6 @@ class PushQueue:
         while True:
             found = self._next_due()
             if isinstance(found, str):
-                self._ready.remove(found)
                 del self._due[found]
                 return found
             if found is None and time.monotonic() >= idle_until:
