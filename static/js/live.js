@@ -1,4 +1,5 @@
-// Live updates: one websocket per tab, reconnecting with backoff from the last seq it has seen.
+// Live updates: one websocket per tab, reconnecting with backoff from the last seq it has seen. The
+// first is the one connect.js opened while the page arrived.
 // Every pushed message goes to the page's bus; a reset reloads the page from the log. A server
 // process that stops closes with 1012 and the page comes back at once, to whichever process answers.
 // The open socket also carries the page's own requests (`page.request`): no HTTP request to make,
@@ -49,44 +50,73 @@
     if (message.type === "reset" && !page.paging) window.location.reload();
   });
 
-  function connect() {
+  function url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const url =
-      scheme + "//" + location.host + "/ws/sessions/" + encodeURIComponent(page.sessionId) + "?after=" + page.lastSeq;
-    const socket = new WebSocket(url);
-    socket.addEventListener("open", () => {
-      open = socket;
-      retry = 0;
-      if (connection) connection.textContent = "";
-      page.body.dataset.live = "true";
-      delete page.body.dataset.connection;
-    });
-    socket.addEventListener("message", (event) => {
-      try {
-        const message = JSON.parse(event.data);
-        if (message.type === "rpc") answered(message);
-        else page.dispatch(message);
-      } catch (error) {
-        console.error(error);
-      }
-    });
-    socket.addEventListener("close", (event) => {
-      if (open === socket) lost();
-      page.body.dataset.live = "false";
-      // 1012: this server process is being replaced; another one (or its successor) answers at once,
-      // so come back soon (with jitter, so a whole server's pages do not return in one burst).
-      const restarting = event.code === RESTART;
-      page.body.dataset.connection = restarting ? "restarting" : "lost";
-      if (connection) {
-        connection.textContent = restarting ? page.t("The server is restarting. Reconnecting…") : page.t("Reconnecting…");
-      }
-      retry = restarting ? 0 : Math.min(retry + 1, 6);
-      const delay = restarting ? 200 + Math.random() * 800 : 250 * 2 ** retry;
-      window.setTimeout(connect, delay);
-    });
+    return scheme + "//" + location.host + "/ws/sessions/" + encodeURIComponent(page.sessionId) + "?after=" + page.lastSeq;
   }
 
-  connect();
+  function opened(socket) {
+    open = socket;
+    retry = 0;
+    if (connection) connection.textContent = "";
+    page.body.dataset.live = "true";
+    delete page.body.dataset.connection;
+  }
+
+  function received(event) {
+    try {
+      const message = JSON.parse(event.data);
+      if (message.type === "rpc") answered(message);
+      else page.dispatch(message);
+    } catch (error) {
+      console.error(error);
+    }
+  }
+
+  function closed(socket, event) {
+    if (open === socket) lost();
+    page.body.dataset.live = "false";
+    // 1012: this server process is being replaced; another one (or its successor) answers at once,
+    // so come back soon (with jitter, so a whole server's pages do not return in one burst).
+    const restarting = event.code === RESTART;
+    page.body.dataset.connection = restarting ? "restarting" : "lost";
+    if (connection) {
+      connection.textContent = restarting ? page.t("The server is restarting. Reconnecting…") : page.t("Reconnecting…");
+    }
+    retry = restarting ? 0 : Math.min(retry + 1, 6);
+    const delay = restarting ? 200 + Math.random() * 800 : 250 * 2 ** retry;
+    window.setTimeout(connect, delay);
+  }
+
+  function follow(socket) {
+    socket.addEventListener("open", () => opened(socket));
+    socket.addEventListener("message", received);
+    socket.addEventListener("close", (event) => closed(socket, event));
+  }
+
+  function connect() {
+    follow(new WebSocket(url()));
+  }
+
+  // The socket connect.js opened while the page arrived, with what it has received so far; one
+  // that already closed is left, and a new one is opened as on any reconnect.
+  function adoptEarly() {
+    const early = window.TaskSurfaceSocket;
+    window.TaskSurfaceSocket = null; // from here on, connect.js leaves the socket to this file
+    if (!early) return false;
+    const kept = early.adopt();
+    const socket = early.socket;
+    if (socket.readyState !== WebSocket.CONNECTING && socket.readyState !== WebSocket.OPEN) return false;
+    follow(socket);
+    // Once the whole bundle has run (it is one script), so every behaviour hears what was kept.
+    queueMicrotask(() => {
+      if (socket.readyState === WebSocket.OPEN) opened(socket);
+      kept.forEach(received);
+    });
+    return true;
+  }
+
+  if (!adoptEarly()) connect();
   // After the rest of the bundle has drawn what it draws (a microtask runs once this script ends):
   // the transcript starts at its newest message.
   queueMicrotask(() => window.scrollTo({ top: document.body.scrollHeight }));

@@ -33,7 +33,8 @@
   apply(start);
   if (!document.cookie.split("; ").includes("ts-theme=" + start)) remember(start); // kept from before
 
-  document.addEventListener("DOMContentLoaded", () => {
+  // Loaded without blocking the page, so the page may be whole already.
+  function mountToggle() {
     const button = document.getElementById("theme-toggle");
     if (!button) return;
     const label = (theme) => button.dataset["label" + theme.charAt(0).toUpperCase() + theme.slice(1)] || theme;
@@ -55,5 +56,7 @@
       apply(next);
       show(next);
     });
-  });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountToggle);
+  else mountToggle();
 })();

@@ -1,7 +1,10 @@
 """Script bundles: one behaviour per source file under `static/js`, one request per page.
 
 A bundle's URL names a hash of its content, so a browser may keep it for good and a changed
-file is simply a new URL. In debug mode the files are read again on every request.
+file is simply a new URL. A bundle is built once per process: its comments and spare whitespace
+removed (rjsmin, which only drops what cannot change meaning) and compressed once at brotli's
+best, so a page's scripts cost neither bytes nor a compression per request. In debug mode the
+files are read again on every request.
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, current_app, url_for
+import brotli
+import rjsmin
+from flask import Blueprint, Flask, Response, current_app, request, url_for
 
 BUNDLES: dict[str, tuple[str, ...]] = {
     # The order is the order in which the behaviours see each pushed message. The socket opens
@@ -33,6 +38,9 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "attention.js",
         "workspace_loader.js",
     ),
+    # In every page's head, loaded without blocking it: the theme, and on the chat page the socket
+    # (connect.js), so its handshake overlaps the page's first layout.
+    "head": ("theme.js", "connect.js"),
     # Loaded by workspace_loader.js only on pages that show a workspace.
     "workspaces": ("comparison.js", "dashboard.js", "itinerary.js"),
     # Loaded only in a page framed by a listed site: talks to that site with postMessage.
@@ -47,6 +55,8 @@ bp = Blueprint("assets", __name__)
 class Bundle:
     digest: str
     body: bytes
+    brotli: bytes
+    """`body` compressed once, for every browser that accepts it."""
 
 
 class Bundles:
@@ -61,9 +71,9 @@ class Bundles:
         return self._built[name]
 
     def _build(self, name: str) -> Bundle:
-        parts = [(self.folder / file).read_bytes() for file in BUNDLES[name]]
-        body = b"\n".join(parts)
-        return Bundle(hashlib.sha256(body).hexdigest()[:16], body)
+        parts = [(self.folder / file).read_text(encoding="utf-8") for file in BUNDLES[name]]
+        body = rjsmin.jsmin("\n".join(parts)).encode()
+        return Bundle(hashlib.sha256(body).hexdigest()[:16], body, brotli.compress(body, quality=11))
 
 
 def _bundles() -> Bundles:
@@ -80,7 +90,11 @@ def bundle(name: str, digest: str) -> Response:
     if name not in BUNDLES:
         return Response("no such bundle", status=404, mimetype="text/plain")
     built = _bundles().get(name)
-    response = Response(built.body, mimetype="text/javascript")
+    if request.accept_encodings["br"]:  # already compressed: the compression layer leaves it be
+        response = Response(built.brotli, mimetype="text/javascript", headers={"Content-Encoding": "br"})
+    else:
+        response = Response(built.body, mimetype="text/javascript")
+    response.vary.add("Accept-Encoding")
     # A page from before a deploy asks for the old digest: it gets today's files, not kept.
     response.headers["Cache-Control"] = FOREVER if digest == built.digest else "no-cache"
     return response

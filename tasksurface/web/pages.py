@@ -77,6 +77,7 @@ def _session_page(
         submission_id=submission_id or fresh_id(),
         dismissal_id=fresh_id(),
     )
+    last_seq = events[-1].seq if events else 0
     question = svc.questions.open_question(session_id)
     question_view = (
         views.QuestionView(session_id, question, fresh_id(), answer_text, answer_problem)
@@ -90,7 +91,8 @@ def _session_page(
         info=info,
         events=views.render_events(svc, session_id, events),
         head_seq=info.head_seq,
-        last_seq=events[-1].seq if events else 0,
+        last_seq=last_seq,
+        socket_path=f"/ws/sessions/{session_id}?after={last_seq}",  # opened by connect.js
         paging=before is not None,
         older=older,
         dock=dock,
