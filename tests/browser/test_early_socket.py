@@ -44,4 +44,3 @@ def test_a_page_holds_one_socket_and_hears_pushes_on_it(browser: WebDriver, live
     page.wait_for_agent_text("You said: hello there")
     assert len(browser.execute_script("return window.__sockets")) == 1
     api.http.close()
-
