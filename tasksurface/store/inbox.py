@@ -10,7 +10,8 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from ..domain.ids import InboxItemId, MessageId, SessionId, TaskSurfaceId
-from .db import utc
+from . import statements as q
+from .db import run, utc
 from .records import InboxItem
 from .tables import InboxRow, SessionRow
 
@@ -28,17 +29,9 @@ def enqueue(
     request_id: str | None = None,
     surface_id: TaskSurfaceId | None = None,
 ) -> InboxItem:
-    # Two statements, no unit of work: this runs on every message and every submission. The
-    # update takes the session's row lock (as `locked_session` does) and hands out the position.
-    position = (
-        db.execute(
-            sa.update(SessionRow)
-            .where(SessionRow.id == session_id)
-            .values(next_position=SessionRow.next_position + 1)
-            .returning(SessionRow.next_position)
-        ).scalar_one()
-        - 1
-    )
+    # Two statements built once, no unit of work: this runs on every message and every
+    # submission. The update takes the session's row lock and hands out the position.
+    position = run(db, q.NEXT_POSITION, sid=session_id).scalar_one() - 1
     item = InboxItem(
         id=item_id,
         session_id=session_id,
@@ -52,11 +45,12 @@ def enqueue(
         created_at=utc(at),
     )
     columns = {field.name: getattr(item, field.name) for field in fields(InboxItem)}
-    db.execute(sa.insert(InboxRow).values({**columns, "content": {"blocks": content}, "created_at": at}))
+    run(db, q.INSERT_ITEM, **{**columns, "content": {"blocks": content}, "created_at": at})
     return item
 
 
-def _to_item(row: InboxRow) -> InboxItem:
+def _to_item(row: Any) -> InboxItem:
+    """From a row of the inbox table (a result row or a mapped `InboxRow`)."""
     return InboxItem(
         id=InboxItemId(row.id),
         session_id=SessionId(row.session_id),
@@ -72,37 +66,41 @@ def _to_item(row: InboxRow) -> InboxItem:
 
 
 def items(db: so.Session, session_id: str) -> list[InboxItem]:
-    rows = db.scalars(
-        sa.select(InboxRow).where(InboxRow.session_id == session_id).order_by(InboxRow.position)
-    )
-    return [_to_item(r) for r in rows]
+    return [_to_item(r) for r in run(db, q.ITEMS, sid=session_id)]
 
 
 def item(db: so.Session, session_id: str, item_id: str) -> InboxItem | None:
-    row = db.scalars(
-        sa.select(InboxRow).where(InboxRow.session_id == session_id, InboxRow.id == item_id)
-    ).one_or_none()
+    row = run(db, q.ITEM, sid=session_id, item_id=item_id).one_or_none()
     return _to_item(row) if row else None
 
 
 def item_by_request(db: so.Session, session_id: str, request_id: str) -> InboxItem | None:
-    row = db.scalars(
-        sa.select(InboxRow).where(InboxRow.session_id == session_id, InboxRow.request_id == request_id)
-    ).one_or_none()
+    row = run(db, q.ITEM_BY_REQUEST, sid=session_id, rid=request_id).one_or_none()
     return _to_item(row) if row else None
 
 
 def item_for_surface(db: so.Session, session_id: str, surface_id: str) -> InboxItem | None:
     """A fork shares its origin's surface ids, so the session is part of the key."""
-    row = db.scalars(
-        sa.select(InboxRow).where(InboxRow.session_id == session_id, InboxRow.surface_id == surface_id)
-    ).one_or_none()
+    row = run(db, q.ITEM_FOR_SURFACE, sid=session_id, surface=surface_id).one_or_none()
     return _to_item(row) if row else None
 
 
+def by_request_and_surface(
+    db: so.Session, session_id: str, request_id: str, surface_id: str
+) -> tuple[InboxItem | None, InboxItem | None]:
+    """A submission's two questions of the inbox in one statement: the row that already used
+    this request id, and the row that answers this surface (often the same row, or neither)."""
+    rows = [
+        _to_item(r)
+        for r in run(db, q.ITEMS_BY_REQUEST_OR_SURFACE, sid=session_id, rid=request_id, surface=surface_id)
+    ]
+    by_request = next((r for r in rows if r.request_id == request_id), None)
+    for_surface = next((r for r in rows if r.surface_id == surface_id), None)
+    return by_request, for_surface
+
+
 def delete(db: so.Session, item_id: str) -> bool:
-    result = db.execute(sa.delete(InboxRow).where(InboxRow.id == item_id))
-    return bool(getattr(result, "rowcount", 0))
+    return bool(run(db, q.DELETE_ITEM, item_id=item_id).rowcount)
 
 
 def update(

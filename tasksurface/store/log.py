@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -16,10 +16,11 @@ from ..domain.question import OpenQuestion
 from ..domain.turns import CONTEXT_KINDS, OPEN_ENDINGS, PASSING_KINDS
 from ..domain.webhook_events import reported, session_created
 from . import outbox
-from .db import INTERACTIONS, SNAPSHOT_SESSIONS, utc
+from . import statements as q
+from .db import INTERACTIONS, SNAPSHOT_SESSIONS, run, utc
 from .integrity import readable
 from .records import SessionInfo, projection_of
-from .tables import EventRow, HiddenRangeRow, SessionRow
+from .tables import EventRow, SessionRow
 
 
 class UnknownSession(LookupError):
@@ -39,22 +40,12 @@ def create_session(
     return get_session(db, session_id)
 
 
-def locked_session(session_id: str) -> sa.Select[SessionRow]:
-    """The session row under its row lock, read fresh even if this unit of work loaded it before."""
-    return (
-        sa.select(SessionRow)
-        .where(SessionRow.id == session_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-
-
 def owner_of(db: so.Session, session_id: str) -> str:
     """Only the owner: every request asks it first, so it reads one column of one row."""
-    owner = db.scalar(sa.select(SessionRow.owner).where(SessionRow.id == session_id))
+    owner = run(db, q.OWNER, sid=session_id).scalar()
     if owner is None:
         raise UnknownSession(session_id)
-    return owner
+    return cast(str, owner)
 
 
 def get_session(db: so.Session, session_id: str, *, lock: bool = False) -> SessionInfo:
@@ -62,10 +53,7 @@ def get_session(db: so.Session, session_id: str, *, lock: bool = False) -> Sessi
     cache: dict[str, SessionInfo] | None = db.info.get(SNAPSHOT_SESSIONS)
     if cache is not None and not lock and session_id in cache:
         return cache[session_id]
-    query = sa.select(SessionRow).where(SessionRow.id == session_id)
-    if lock:
-        query = locked_session(session_id)
-    row = db.scalars(query).one_or_none()
+    row = run(db, q.SESSION_LOCKED if lock else q.SESSION, sid=session_id).one_or_none()
     if row is None:
         raise UnknownSession(session_id)
     info = _session_info(row)
@@ -74,7 +62,8 @@ def get_session(db: so.Session, session_id: str, *, lock: bool = False) -> Sessi
     return info
 
 
-def _session_info(row: SessionRow) -> SessionInfo:
+def _session_info(row: Any) -> SessionInfo:
+    """From a row of the sessions table (a result row or a mapped `SessionRow`)."""
     return SessionInfo(
         id=SessionId(row.id),
         owner=row.owner,
@@ -103,32 +92,44 @@ def append(
 ) -> SessionEvent:
     """Append at the next seq and fold the projection in the same transaction, with the webhook
     event it reports (a fork copies history, which reports nothing again: `report=False`)."""
-    row = db.scalars(locked_session(session_id)).one_or_none()
+    # Plain statements, no unit of work: the log only grows, and the session row is read under
+    # its lock and written once. A mapped `SessionRow` already in this unit of work is not
+    # refreshed by them: a fork's new row is never read again, and a rewind loads its row after.
+    row = run(db, q.SESSION_LOCKED, sid=session_id).one_or_none()
     if row is None:
         raise UnknownSession(session_id)
-    row.head_seq += 1
     payload = dict(event.payload)
-    logged = SessionEvent(row.head_seq, event.kind, at, payload)
-    db.execute(  # a plain insert: the log only grows, and no unit of work need track the row
-        sa.insert(EventRow).values(
-            session_id=session_id,
-            seq=logged.seq,
-            kind=event.kind,
-            at=at,
-            payload=payload,
-            call_id=_str_or_none(payload.get("callId")),
-            message_id=_str_or_none(payload.get("messageId")),
-            request_id=event.request_id,
-        )
+    logged = SessionEvent(row.head_seq + 1, event.kind, at, payload)
+    run(
+        db,
+        q.INSERT_EVENT,
+        session_id=session_id,
+        seq=logged.seq,
+        kind=event.kind,
+        at=at,
+        payload=payload,
+        call_id=_str_or_none(payload.get("callId")),
+        message_id=_str_or_none(payload.get("messageId")),
+        request_id=event.request_id,
     )
     previous = projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq)
     folded = fold(previous, logged)
-    store_projection(row, folded)
     happened = interaction(previous, folded, logged)
     if happened is not None:  # reported once the transaction commits (see Database.write)
         db.info.setdefault(INTERACTIONS, []).append(happened)
     asked = _question_at(db, session_id, row.question_call_seq)
-    store_question(row, questions.fold(asked, logged))
+    question = questions.fold(asked, logged)
+    active = folded.active
+    run(
+        db,
+        q.ADVANCE,
+        sid=session_id,
+        new_head=logged.seq,
+        new_call=active.call_id if active else None,
+        new_surface=active.surface_id if active else None,
+        new_result_seq=active.result_seq if active else None,
+        new_question_seq=question.call_seq if question else None,
+    )
     if report and (news := reported(session_id, row.owner, logged, asked)) is not None:
         outbox.record(db, news, at)
     db.flush()
@@ -141,7 +142,7 @@ def store_question(row: SessionRow, question: OpenQuestion | None) -> None:
 
 def open_question(db: so.Session, session_id: str) -> OpenQuestion | None:
     """The question the agent waits on, read from its logged call."""
-    seq = db.scalar(sa.select(SessionRow.question_call_seq).where(SessionRow.id == session_id))
+    seq = run(db, q.QUESTION_SEQ, sid=session_id).scalar()
     return _question_at(db, session_id, seq)
 
 
@@ -188,71 +189,49 @@ def _str_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _to_event(row: EventRow) -> SessionEvent:
+def _to_event(row: Any) -> SessionEvent:
+    """From a row of the events table (a result row or a mapped `EventRow`)."""
     return SessionEvent(row.seq, cast(EventKind, row.kind), utc(row.at), row.payload)
-
-
-def _visible(session_id: str) -> sa.ColumnElement[bool]:
-    """Events of the session that no rewind has taken out of its history."""
-    hidden = sa.select(HiddenRangeRow.id).where(
-        HiddenRangeRow.session_id == session_id,
-        EventRow.seq >= HiddenRangeRow.first_seq,
-        EventRow.seq <= HiddenRangeRow.last_seq,
-    )
-    return sa.and_(EventRow.session_id == session_id, ~sa.exists(hidden))
 
 
 def events_after(
     db: so.Session, session_id: str, after: int = 0, limit: int | None = None
 ) -> list[SessionEvent]:
-    query = sa.select(EventRow).where(_visible(session_id), EventRow.seq > after).order_by(EventRow.seq)
-    if limit is not None:
-        query = query.limit(limit)
-    return [_to_event(r) for r in db.scalars(query) if readable(r)]
+    if limit is None:
+        rows = run(db, q.EVENTS_AFTER, sid=session_id, after=after)
+    else:
+        rows = run(db, q.EVENTS_AFTER_LIMITED, sid=session_id, after=after, limit=limit)
+    return [_to_event(r) for r in rows if readable(r)]
 
 
 def events_before(db: so.Session, session_id: str, before: int | None, limit: int) -> list[SessionEvent]:
     """The `limit` latest visible events before `before` (or of all), oldest first."""
-    query = sa.select(EventRow).where(_visible(session_id))
-    if before is not None:
-        query = query.where(EventRow.seq < before)
-    rows = list(db.scalars(query.order_by(EventRow.seq.desc()).limit(limit)))
+    if before is None:
+        rows = list(run(db, q.LATEST_EVENTS, sid=session_id, limit=limit))
+    else:
+        rows = list(run(db, q.LATEST_EVENTS_BEFORE, sid=session_id, before=before, limit=limit))
     return [_to_event(r) for r in reversed(rows) if readable(r)]
 
 
 def event_at(db: so.Session, session_id: str, seq: int) -> SessionEvent | None:
-    row = db.scalars(
-        sa.select(EventRow).where(EventRow.session_id == session_id, EventRow.seq == seq)
-    ).one_or_none()
+    row = run(db, q.EVENT_AT, sid=session_id, seq=seq).one_or_none()
     return _to_event(row) if row else None
 
 
 def event_by_request(db: so.Session, session_id: str, request_id: str) -> SessionEvent | None:
-    row = db.scalars(
-        sa.select(EventRow).where(EventRow.session_id == session_id, EventRow.request_id == request_id)
-    ).one_or_none()
+    row = run(db, q.EVENT_BY_REQUEST, sid=session_id, rid=request_id).one_or_none()
     return _to_event(row) if row else None
 
 
 def is_visible(db: so.Session, session_id: str, seq: int) -> bool:
     """Whether no rewind has taken this seq out of the session's history."""
-    hidden = sa.select(HiddenRangeRow.id).where(
-        HiddenRangeRow.session_id == session_id,
-        HiddenRangeRow.first_seq <= seq,
-        HiddenRangeRow.last_seq >= seq,
-    )
-    return not db.scalar(sa.select(sa.exists(hidden)))
+    return not run(db, q.HIDES, sid=session_id, seq=seq).scalar()
 
 
 def first_visible_after(
     db: so.Session, session_id: str, seq: int, kinds: tuple[str, ...]
 ) -> SessionEvent | None:
-    row = db.scalars(
-        sa.select(EventRow)
-        .where(_visible(session_id), EventRow.seq > seq, EventRow.kind.in_(kinds))
-        .order_by(EventRow.seq)
-        .limit(1)
-    ).one_or_none()
+    row = run(db, q.FIRST_OF_KINDS_AFTER, sid=session_id, after=seq, kinds=list(kinds)).one_or_none()
     return _to_event(row) if row else None
 
 

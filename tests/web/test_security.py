@@ -80,6 +80,17 @@ def test_the_identity_cookie_is_signed_httponly_and_same_site(api: Api) -> None:
     assert '<li><a href="/sessions/' not in response.text
 
 
+def test_a_kept_identity_is_renewed_by_pages_not_by_every_post(app: Flask) -> None:
+    client = app.test_client()
+    created = client.post("/api/sessions", json={})
+    assert "tasksurface_session=" in created.headers["Set-Cookie"]  # a new identity is sent
+    sid = created.json["sessionId"]
+    posted = client.post(f"/api/sessions/{sid}/messages", json={"text": "hello"})
+    assert posted.status_code == 202 and "Set-Cookie" not in posted.headers
+    page = client.get(f"/sessions/{sid}")
+    assert page.status_code == 200 and "Expires=" in page.headers["Set-Cookie"]  # its lifetime starts again
+
+
 def test_the_cookie_is_secure_over_https(app: Flask) -> None:
     client = app.test_client()
     response = client.post("/api/sessions", json={}, base_url="https://chat.example")
