@@ -40,6 +40,8 @@ MAX_MODEL_STEPS = 8
 STEPS_EXHAUSTED = f"the agent stopped after {MAX_MODEL_STEPS} model steps without finishing its turn"
 NOT_RUN = "not run: an earlier call in this response ended the turn"
 NOT_RUN_WAITING = "not run: an earlier call in this response is waiting for the user's answer"
+AFTER_TURN_PAUSE = 0.025
+"""Seconds a runner lets a finished turn's pushes go out before it looks for more work."""
 
 
 class RunnerPool:
@@ -69,6 +71,8 @@ class RunnerPool:
         self.progress = progress
         self.leases: Leases = leases or LocalLeases()
         self._lock = threading.Lock()
+        self._woken = threading.Condition(self._lock)
+        """Told of every wake-up and of the stop, for a runner waiting after a turn."""
         self._threads: dict[SessionId, threading.Thread] = {}
         self._wakeups: set[SessionId] = set()
         self._stopping = threading.Event()
@@ -82,6 +86,7 @@ class RunnerPool:
             if self._stopping.is_set():
                 return
             self._wakeups.add(session_id)
+            self._woken.notify_all()
             thread = self._threads.get(session_id)
             if thread is None or not thread.is_alive():
                 thread = threading.Thread(
@@ -100,10 +105,13 @@ class RunnerPool:
     def stop_claiming(self) -> None:
         """A stopping process takes no new inbox rows; what it has not admitted stays queued."""
         self._stopping.set()
+        with self._lock:
+            self._woken.notify_all()
 
     def stop(self, timeout: float = 10.0) -> None:
         self._stopping.set()
         with self._lock:
+            self._woken.notify_all()
             threads = list(self._threads.values())
         for thread in threads:
             thread.join(timeout)
@@ -152,6 +160,7 @@ class RunnerPool:
                 item = self._next_item(session_id)
                 if item is not None:
                     self._process(session_id, item)
+                    self._after_turn(session_id)
                     continue
                 self._gather_context(session_id)
                 self._finish_open_turn(session_id)
@@ -160,6 +169,16 @@ class RunnerPool:
             with self._lock:
                 if session_id not in self._wakeups:
                     return
+
+    def _after_turn(self, session_id: SessionId) -> None:
+        """What a turn showed goes out before the runner looks for more: the pushes of its last
+        events are built on another thread of this interpreter, and the look that follows (the
+        queue, task notices, a turn left open: half a dozen reads) would share the interpreter with
+        them. New input for the session ends the wait at once."""
+        with self._woken:
+            self._woken.wait_for(
+                lambda: session_id in self._wakeups or self._stopping.is_set(), AFTER_TURN_PAUSE
+            )
 
     def _has_input(self, session_id: SessionId) -> bool:
         """Waiting input (a turn owed for another reason is found by the sweeper on PostgreSQL)."""

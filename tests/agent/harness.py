@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -129,7 +130,15 @@ class RecordingNotifier:
         queue: bool = False,
         reset: bool = False,
     ) -> None:
-        self.calls.append({"session": session_id, "events": list(events), "queue": queue, "reset": reset})
+        self.calls.append(
+            {
+                "session": session_id,
+                "events": list(events),
+                "queue": queue,
+                "reset": reset,
+                "at": time.monotonic(),
+            }
+        )
         if self.fail is not None and self.fail(events, queue):
             raise RuntimeError("the notifier failed")
 
