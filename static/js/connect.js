@@ -1,12 +1,13 @@
-// The chat page's socket, opened while the page is still arriving: the handshake overlaps parsing
-// and the first layout instead of waiting for the page script. Nothing is read from it here;
-// messages that come before live.js takes it over are kept, in order, and handed over with it.
+// The chat page's socket, opened from the page's head while the rest is still parsed: the handshake
+// (which needs the page's main thread) overlaps parsing and the first layout instead of waiting for
+// the page script. The server puts this file in the page itself, allowed by its hash. Nothing is
+// read from the socket here; messages that come before live.js takes it over are kept, in order,
+// and handed over with it.
 (function () {
   "use strict";
 
   const script = document.currentScript;
   const path = script && script.dataset.socket;
-  // Loaded without blocking the page, so the page script may have run first and connected itself.
   if (!path || typeof WebSocket !== "function" || window.TaskSurfaceSocket !== undefined) return;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(scheme + "//" + location.host + path);

@@ -19,6 +19,7 @@ from ..domain import ids
 from ..domain.embedding import embedding_on
 from ..services.container import Services
 from ..services.errors import Unauthenticated
+from .assets import script_sources
 from .errors import refusal_response
 
 COOKIE_NAME = "tasksurface_session"
@@ -98,7 +99,7 @@ def _headers(response: Response) -> Response:
     policy = "; ".join(
         (
             "default-src 'self'",
-            "script-src 'self'",
+            " ".join(("script-src 'self'", *script_sources(current_app))),
             "style-src 'self'",
             "img-src 'self' data:" + _tile_source(),
             f"connect-src 'self' ws://{host} wss://{host}",

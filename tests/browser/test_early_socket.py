@@ -1,5 +1,5 @@
-"""The chat page's socket is opened by the head script while the page arrives; the page script
-takes it over, so a page holds one socket and hears every push on it."""
+"""The chat page's socket is opened by a script in its head while the page is parsed; the page
+script takes it over, so a page holds one socket and hears every push on it."""
 
 from __future__ import annotations
 
@@ -38,7 +38,9 @@ def test_a_page_holds_one_socket_and_hears_pushes_on_it(browser: WebDriver, live
     api, sid, page = open_panel(browser, live_server.url, "fields")
     sockets = browser.execute_script("return window.__sockets")
     assert len(sockets) == 1 and f"/ws/sessions/{sid}?after=" in sockets[0]["url"]
-    # Whichever script ran first, nothing is left waiting to be taken over.
+    # Opened by the head's inline script (the policy allowed it), before the page bundle ran; the
+    # page bundle took it over, so nothing is left waiting.
+    assert sockets[0]["afterBundle"] is False
     assert browser.execute_script("return window.TaskSurfaceSocket") is None
     api.send(sid, "hello there")
     page.wait_for_agent_text("You said: hello there")

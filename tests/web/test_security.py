@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
+import rjsmin
 import websocket
 from flask import Flask
 
@@ -17,6 +21,8 @@ from ..conftest import LiveServer, services_of
 from ..support import Api, new_id
 
 FOREIGN = "https://evil.example"
+CONNECT = rjsmin.jsmin((Path(__file__).resolve().parents[2] / "static" / "js" / "connect.js").read_text())
+"""The early socket's script as the page carries it: the one inline script the policy allows."""
 
 
 def _routes(sid: str, surface: str) -> list[tuple[str, str, Any]]:
@@ -154,9 +160,8 @@ def test_responses_carry_a_strict_content_security_policy(api: Api) -> None:
             part.strip().partition(" ") for part in response.headers["Content-Security-Policy"].split(";")
         ]
         policy = {name: value for name, _, value in directives}
-        assert (
-            policy["script-src"] == "'self'" and "unsafe" not in response.headers["Content-Security-Policy"]
-        )
+        assert policy["script-src"] == f"'self' {_hash_source(CONNECT)}"
+        assert "unsafe" not in response.headers["Content-Security-Policy"]
         assert policy["object-src"] == "'none'" and policy["base-uri"] == "'none'"
         assert policy["img-src"] == "'self' data:"
         assert policy["connect-src"].startswith("'self'") and "ws://" in policy["connect-src"]
@@ -165,7 +170,19 @@ def test_responses_carry_a_strict_content_security_policy(api: Api) -> None:
         assert response.headers["Referrer-Policy"] == "no-referrer"
         assert response.headers["Cache-Control"] == "no-store"
     page = api.get(f"/sessions/{sid}").text
-    assert "<script>" not in page and " on" + "click=" not in page  # no inline script to allow
+    # The one inline script is the early socket, whose text is exactly what the hash allows.
+    inline = re.findall(r"<script( [^>]*)?>(.*?)</script>", page, re.S)
+    scripts = [
+        text
+        for attributes, text in inline
+        if "src=" not in attributes and "application/json" not in attributes
+    ]
+    assert scripts == [CONNECT] and " on" + "click=" not in page
+    assert "</" not in CONNECT
+
+
+def _hash_source(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
 def test_frame_ancestors_come_from_the_setting(
