@@ -43,13 +43,14 @@ def admit(pool: RunnerPool, session_id: SessionId, item: InboxItem) -> SessionEv
             reason = "runner stopped"
             raise _Discard
         with pool.database.write() as db:
-            # Read the row again under the write lock: an edit that won it before the claim counts.
-            current = inbox.item(db, session_id, item.id)
+            # Take the row as it is now, under the write lock (an edit that won it before the claim
+            # counts), and only while the claim on it is still ours.
+            current = inbox.take(db, session_id, item.id, pool.claims.row_token)
             if current is None:
+                if inbox.item(db, session_id, item.id) is not None:
+                    raise _Lost
                 reason = "removed from the queue"
                 raise _Discard
-            if not pool.claims.still_mine(db, current.id):
-                raise _Lost
             # A message sent instead of an answer leaves the question unanswered, in so many words,
             # so the model's history never holds a call without its result.
             question = log.open_question(db, session_id)
@@ -60,7 +61,6 @@ def admit(pool: RunnerPool, session_id: SessionId, item: InboxItem) -> SessionEv
             event = log.append(
                 db, session_id, NewEvent("user/message", payload, current.request_id), pool.clock()
             )
-            inbox.delete(db, current.id)
         outcome, reason = "committed", "durable"
     except _Lost:
         lost = True

@@ -22,6 +22,10 @@ Purpose = Literal["admit", "remove"]
 class Claims(Protocol):
     """What the runner and the services need of claims, wherever they are kept."""
 
+    row_token: str | None
+    """What this process's claims write into a row's `claimed_by`, where claims live on the rows;
+    `None` where they live in this process's memory."""
+
     def try_claim(self, item_id: str, purpose: Purpose) -> bool: ...
 
     def release(self, item_id: str) -> None: ...
@@ -48,6 +52,8 @@ class Claims(Protocol):
 
 
 class ClaimRegistry:
+    row_token: str | None = None
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._claims: dict[str, Purpose] = {}

@@ -5,6 +5,9 @@ admission claim is made only by the holder of the session's lease, and a new hol
 the earlier holder's (`take_over`), so a process that died mid-admission leaves nothing
 stuck. A removal claim lasts milliseconds; one older than `REMOVE_CLAIM_TTL` belongs to a
 process that died and may be taken.
+
+Every submission claims a row and every page and push asks which rows are claimed, so the
+statements are built once, like the other hot paths' (`store.statements`).
 """
 
 from __future__ import annotations
@@ -16,18 +19,34 @@ from typing import cast
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from ..store.db import Database
-from ..store.tables import InboxRow
+from ..store.db import Database, run
+from ..store.statements import INBOX
 from .claims import Purpose
 
 REMOVE_CLAIM_TTL = sa.text("interval '30 seconds'")
 """A removal claim this old is a dead process's: it no longer hides or guards the row."""
 
-
-def _live() -> sa.ColumnElement[bool]:
-    recent = InboxRow.claimed_at >= sa.func.now() - REMOVE_CLAIM_TTL
-    fresh_removal = sa.and_(InboxRow.claim == "remove", recent)
-    return sa.or_(InboxRow.claim == "admit", fresh_removal)
+_LIVE = sa.or_(
+    INBOX.c.claim == "admit",
+    sa.and_(INBOX.c.claim == "remove", INBOX.c.claimed_at >= sa.func.now() - REMOVE_CLAIM_TTL),
+)
+_THIS_ROW = INBOX.c.id == sa.bindparam("item_id")
+_UNCLAIMED = dict(claim=None, claimed_by=None, claimed_at=None)
+CLAIM = (
+    sa.update(INBOX)
+    .where(_THIS_ROW, sa.not_(sa.func.coalesce(_LIVE, False)))
+    .values(claim=sa.bindparam("purpose"), claimed_by=sa.bindparam("token"), claimed_at=sa.func.now())
+)
+RELEASE = sa.update(INBOX).where(_THIS_ROW, INBOX.c.claimed_by == sa.bindparam("token")).values(**_UNCLAIMED)
+PURPOSE = sa.select(INBOX.c.claim).where(_THIS_ROW, _LIVE)
+ADMITTING = sa.select(INBOX.c.id).where(INBOX.c.claim == "admit")
+CLAIMED = sa.select(INBOX.c.id).where(_LIVE)
+OWNER_LOCKED = sa.select(INBOX.c.claimed_by).where(_THIS_ROW).with_for_update()
+TAKE_OVER = (
+    sa.update(INBOX)
+    .where(INBOX.c.session_id == sa.bindparam("sid"), INBOX.c.claim == "admit")
+    .values(**_UNCLAIMED)
+)
 
 
 class DatabaseClaims:
@@ -36,23 +55,16 @@ class DatabaseClaims:
     def __init__(self, database: Database, token: str) -> None:
         self.database = database
         self.token = token
+        self.row_token: str | None = token
 
     def try_claim(self, item_id: str, purpose: Purpose) -> bool:
         with self.database.write() as db:
-            result = db.execute(
-                sa.update(InboxRow)
-                .where(InboxRow.id == item_id, sa.not_(sa.func.coalesce(_live(), False)))
-                .values(claim=purpose, claimed_by=self.token, claimed_at=sa.func.now())
-            )
-            return bool(getattr(result, "rowcount", 0))
+            result = run(db, CLAIM, item_id=item_id, purpose=purpose, token=self.token)
+            return bool(result.rowcount)
 
     def release(self, item_id: str) -> None:
         with self.database.write() as db:
-            db.execute(
-                sa.update(InboxRow)
-                .where(InboxRow.id == item_id, InboxRow.claimed_by == self.token)
-                .values(claim=None, claimed_by=None, claimed_at=None)
-            )
+            run(db, RELEASE, item_id=item_id, token=self.token)
 
     def settled(self, item_id: str) -> None:
         """The claim lived on the row, and the row went with the admission's commit: there is
@@ -60,16 +72,16 @@ class DatabaseClaims:
 
     def purpose(self, item_id: str) -> Purpose | None:
         with self.database.read() as db:
-            found = db.scalar(sa.select(InboxRow.claim).where(InboxRow.id == item_id, _live()))
+            found = run(db, PURPOSE, item_id=item_id).scalar()
         return cast(Purpose, found) if found else None
 
     def admitting(self) -> frozenset[str]:
         with self.database.read() as db:
-            return frozenset(db.scalars(sa.select(InboxRow.id).where(InboxRow.claim == "admit")))
+            return frozenset(run(db, ADMITTING).scalars())
 
     def claimed(self) -> frozenset[str]:
         with self.database.read() as db:
-            return frozenset(db.scalars(sa.select(InboxRow.id).where(_live())))
+            return frozenset(run(db, CLAIMED).scalars())
 
     @contextmanager
     def holding(self, item_id: str, purpose: Purpose) -> Iterator[bool]:
@@ -82,13 +94,8 @@ class DatabaseClaims:
 
     def still_mine(self, db: so.Session, item_id: str) -> bool:
         """Locks the row, so a new lease holder's `take_over` waits for this transaction or voids it first."""
-        owner = db.scalar(sa.select(InboxRow.claimed_by).where(InboxRow.id == item_id).with_for_update())
-        return owner == self.token
+        return run(db, OWNER_LOCKED, item_id=item_id).scalar() == self.token
 
     def take_over(self, session_id: str) -> None:
         with self.database.write() as db:
-            db.execute(
-                sa.update(InboxRow)
-                .where(InboxRow.session_id == session_id, InboxRow.claim == "admit")
-                .values(claim=None, claimed_by=None, claimed_at=None)
-            )
+            run(db, TAKE_OVER, sid=session_id)

@@ -99,6 +99,18 @@ def by_request_and_surface(
     return by_request, for_surface
 
 
+def take(db: so.Session, session_id: str, item_id: str, claimed_by: str | None) -> InboxItem | None:
+    """Delete the row and hand back what it held, in one statement: the admission's read of the
+    row, its check that the claim still stands (`claimed_by`, where claims live on the rows) and
+    its delete. `None` when the row is gone or claimed by someone else; the row stays locked by
+    this transaction either way."""
+    if claimed_by is None:
+        row = run(db, q.TAKE_ITEM, sid=session_id, item_id=item_id).one_or_none()
+    else:
+        row = run(db, q.TAKE_CLAIMED_ITEM, sid=session_id, item_id=item_id, token=claimed_by).one_or_none()
+    return _to_item(row) if row else None
+
+
 def delete(db: so.Session, item_id: str) -> bool:
     return bool(run(db, q.DELETE_ITEM, item_id=item_id).rowcount)
 

@@ -88,3 +88,5 @@ ITEMS_BY_REQUEST_OR_SURFACE = sa.select(INBOX).where(
     _MINE, sa.or_(INBOX.c.request_id == sa.bindparam("rid"), INBOX.c.surface_id == sa.bindparam("surface"))
 )
 DELETE_ITEM = sa.delete(INBOX).where(INBOX.c.id == sa.bindparam("item_id"))
+TAKE_ITEM = sa.delete(INBOX).where(_MINE, INBOX.c.id == sa.bindparam("item_id")).returning(*INBOX.c)
+TAKE_CLAIMED_ITEM = TAKE_ITEM.where(INBOX.c.claimed_by == sa.bindparam("token"))
