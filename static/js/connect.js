@@ -8,7 +8,7 @@
 
   const script = document.currentScript;
   const path = script && script.dataset.socket;
-  if (!path || typeof WebSocket !== "function" || window.TaskSurfaceSocket !== undefined) return;
+  if (!path || typeof WebSocket !== "function") return;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(scheme + "//" + location.host + path);
   let kept = [];

@@ -102,7 +102,7 @@
   // that already closed is left, and a new one is opened as on any reconnect.
   function adoptEarly() {
     const early = window.TaskSurfaceSocket;
-    window.TaskSurfaceSocket = null; // from here on, connect.js leaves the socket to this file
+    window.TaskSurfaceSocket = null; // handed over: nothing else takes it
     if (!early) return false;
     const kept = early.adopt();
     const socket = early.socket;

@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from ..domain import turns
-from ..domain.events import NewEvent, SessionEvent, tool_call, tool_result
-from ..domain.ids import CallId, SessionId
+from ..domain.events import NewEvent, SessionEvent, tool_result
+from ..domain.ids import SessionId
 from ..store import inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem
-from . import admission
+from . import admission, replies
 from .claims import Claims
 from .leases import Leases, LocalLeases
 from .ports import (
@@ -32,14 +32,12 @@ from .ports import (
     StreamingModelBackend,
 )
 from .streaming import PartialCalls, PartialText
-from .tools import ToolContext, ToolRegistry
+from .tools import ToolRegistry
 
 logger = logging.getLogger(__name__)
 
 MAX_MODEL_STEPS = 8
 STEPS_EXHAUSTED = f"the agent stopped after {MAX_MODEL_STEPS} model steps without finishing its turn"
-NOT_RUN = "not run: an earlier call in this response ended the turn"
-NOT_RUN_WAITING = "not run: an earlier call in this response is waiting for the user's answer"
 AFTER_TURN_PAUSE = 0.025
 """Seconds a runner lets a finished turn's pushes go out before it looks for more work."""
 
@@ -207,7 +205,7 @@ class RunnerPool:
                 return
             owed = turns.owed(log.trailing_turn(db, session_id), log.open_question(db, session_id))
         for call in owed.interrupted:
-            self._append(
+            self.append(
                 session_id,
                 NewEvent("tool/result", tool_result(call.call_id, call.name, False, turns.INTERRUPTED)),
             )
@@ -248,20 +246,20 @@ class RunnerPool:
             try:
                 reply = self._ask_model(session_id, history)
             except ModelError as exc:
-                self._append(session_id, NewEvent("agent/error", {"message": str(exc)}))
+                self.append(session_id, NewEvent("agent/error", {"message": str(exc)}))
                 return
             except Exception as exc:
                 logger.exception("model backend failed")
-                self._append(
+                self.append(
                     session_id,
                     NewEvent("agent/error", {"message": f"the model failed: {type(exc).__name__}"}),
                 )
                 return
-            if not self._apply_reply(session_id, reply):
+            if not replies.apply(self, session_id, reply):
                 return
         # A model that never stops calling tools ends its turn here, in so many words; left open,
         # every restart (and, on PostgreSQL, every sweep for unfinished turns) would resume it.
-        self._append(session_id, NewEvent("agent/error", {"message": STEPS_EXHAUSTED}))
+        self.append(session_id, NewEvent("agent/error", {"message": STEPS_EXHAUSTED}))
 
     def _gather_context(self, session_id: SessionId) -> None:
         for source in self.context_sources:
@@ -282,42 +280,8 @@ class RunnerPool:
         calls = PartialCalls(session_id, sink, secrets.token_urlsafe(6))
         return self.backend.respond_streaming(history, definitions, on_text, calls.add)
 
-    def _apply_reply(self, session_id: SessionId, reply: ModelReply) -> bool:
-        """Log the reply and run its tool calls in order; `True` when the model should go on."""
-        if reply.text:
-            self._append(session_id, NewEvent("assistant/message", {"text": reply.text}))
-        if not reply.tool_calls:
-            return False
-        concluded = waiting = False
-        for request in reply.tool_calls:
-            call_id = CallId(request.call_id or "call_" + secrets.token_urlsafe(12))
-            self._append(
-                session_id, NewEvent("tool/call", tool_call(call_id, request.name, request.arguments))
-            )
-            if waiting:
-                result = tool_result(call_id, request.name, False, NOT_RUN_WAITING)
-            elif concluded and not self.tools.asks_user(request.name):
-                # The turn has ended; only a question to the user may still be put.
-                result = tool_result(call_id, request.name, False, NOT_RUN)
-            else:
-                context = ToolContext(session_id, call_id, self.database)
-                outcome = self.tools.execute(context, request.name, request.arguments)
-                if outcome.waits_for_user:
-                    waiting = True
-                    continue  # the user's answer will be this call's result
-                concluded = concluded or outcome.conclude_turn
-                result = tool_result(
-                    call_id,
-                    request.name,
-                    outcome.ok,
-                    outcome.text,
-                    outcome.meta,
-                    ends_turn=outcome.conclude_turn,
-                )
-            self._append(session_id, NewEvent("tool/result", result))
-        return not (concluded or waiting)
-
-    def _append(self, session_id: SessionId, event: NewEvent) -> None:
+    def append(self, session_id: SessionId, event: NewEvent) -> None:
+        """Log one event of a turn in its own transaction, then tell the subscribers."""
         with self.database.write() as db:
             logged = log.append(db, session_id, event, self.clock())
         self.notify(session_id, events=[logged])

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tasksurface.agent.runner import NOT_RUN
+from tasksurface.agent.replies import NOT_RUN
 
 from ..support import Api
 from .scenes import (
