@@ -10,6 +10,7 @@ import secrets
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -21,14 +22,16 @@ from flask import Flask, Response, jsonify, request
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tasksurface.agent.ports import Outcome
 from tasksurface.backends.demos import DEMOS
 from tasksurface.domain.events import NewEvent, tool_result
 from tasksurface.domain.ids import CallId, SessionId, TaskSurfaceId
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.presentation import presentation_meta
 from tasksurface.services.container import Services
-from tasksurface.store import inbox, log
+from tasksurface.store import log
 from tasksurface.store.engine import normalise_url
+from tasksurface.store.records import InboxItem
 from tasksurface.store.tables import EventRow, SessionRow
 from tasksurface.web.factory import create_app
 
@@ -147,9 +150,25 @@ def floor_app(engine: sa.Engine) -> tuple[Flask, Callable[[], None]]:
     return floor, close
 
 
+class Durable:
+    """An inbox observer that notes when each admitted message became durable."""
+
+    def __init__(self) -> None:
+        self.at: dict[str, float] = {}
+        self.landed = threading.Event()
+
+    def outcome(self, item: InboxItem, outcome: Outcome, reason: str) -> None:
+        if outcome == "committed":
+            self.at[item.message_id] = time.perf_counter()
+            self.landed.set()
+
+
 def bench_submission(services: Services, app: Any, runs: int, shown: bool) -> tuple[float, float]:
-    """One accepted submission, HTTP submit → durable `user/message` (the submit request, then the
-    runner's admission transaction), alternated with a call of the floor route.
+    """One accepted submission, HTTP submit → durable `user/message`, alternated with a call of the
+    floor route. The whole way is timed as it runs in service: the request, then the session's
+    runner (woken by it) taking the lease, reading the queue, claiming the row, announcing the
+    claim and admitting it; the clock stops when the admission has committed. The agent's turn
+    that follows is not timed, and each call waits for the runner to be idle again.
 
     `shown`: the panel has been shown by this process before it is answered, as it is when the
     person's page reads it or its push is built here; the process then keeps the panel's checked
@@ -157,35 +176,28 @@ def bench_submission(services: Services, app: Any, runs: int, shown: bool) -> tu
     process showed it), and it reads and checks the logged model again."""
     client = app.test_client()
     session_id = SessionId(client.post("/api/sessions", json={"title": "bench submit"}).json["sessionId"])
-    services.sessions.set_paused(session_id, True)  # the runner stays out; we admit by hand
     floor, close_floor = floor_app(services.database.engine)
     floor_client = floor.test_client()
+    durable = Durable()
+    services.runner.observers.append(durable)
+
+    def settle() -> None:
+        while not services.runner.idle():
+            time.sleep(0.0005)
 
     def one_submission() -> float:
         surface_id = open_surface(services, session_id)  # not timed: the agent's part
         if shown:  # not timed: the person's page reads the panel it shows
             assert client.get(f"/api/sessions/{session_id}/task-surfaces/{surface_id}").status_code == 200
         body = {"submissionId": secrets.token_urlsafe(12), "values": VALUES}
+        durable.landed.clear()
         start = time.perf_counter()
         response = client.post(f"/api/sessions/{session_id}/task-surfaces/{surface_id}/submit", json=body)
         assert response.json and response.json["accepted"], response.json
-        submitted = time.perf_counter() - start
-        # The submit woke the runner, which finds the session paused; it must be gone before we
-        # claim, or taking the lease (PostgreSQL) would void our claim. Its look is not timed: in
-        # service that look is the admission timed below.
-        runner = services.runner
-        while not runner.idle():
-            time.sleep(0.0005)
-        with services.database.read() as db:
-            item = inbox.item_for_surface(db, session_id, surface_id)
-        assert item is not None
-        # What the runner does with the row, without the agent's turn that follows: claim it,
-        # announce the claim, admit it in one transaction (and push the change).
-        start = time.perf_counter()
-        assert runner.claims.try_claim(item.id, "admit")
-        runner.notify(session_id, queue=True)
-        assert runner._admit(session_id, item) is not None
-        return submitted + time.perf_counter() - start
+        assert durable.landed.wait(10), "the submission never became durable"
+        took = durable.at[response.json["messageId"]] - start
+        settle()  # the agent's turn, not timed
+        return took
 
     def one_floor_call() -> float:
         body = {"submissionId": secrets.token_urlsafe(12), "values": VALUES}
@@ -200,6 +212,7 @@ def bench_submission(services: Services, app: Any, runs: int, shown: bool) -> tu
         submissions.append(one_submission())
         floors.append(one_floor_call())
     close_floor()
+    services.runner.observers.remove(durable)
     return statistics.median(submissions), statistics.median(floors)
 
 

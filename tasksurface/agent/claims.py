@@ -40,14 +40,20 @@ class Claims(Protocol):
 
     def claimed(self) -> frozenset[str]: ...
 
+    def claimed_in(self, db: so.Session, session_id: str) -> frozenset[str]:
+        """The claimed rows of one session, read in the caller's transaction where claims live on
+        the rows (the runner asks with its look at the queue, not in a transaction of its own)."""
+        ...
+
     def holding(self, item_id: str, purpose: Purpose) -> AbstractContextManager[bool]: ...
 
     def still_mine(self, db: so.Session, item_id: str) -> bool:
         """Inside a write transaction: whether this process's claim on the row still stands."""
         ...
 
-    def take_over(self, session_id: str) -> None:
-        """Right after winning a session's lease: admission claims of an earlier holder are void."""
+    def take_over(self, db: so.Session, session_id: str) -> None:
+        """Right after winning a session's lease, in the transaction of the runner's first look at
+        its queue: admission claims of an earlier holder are void."""
         ...
 
 
@@ -86,6 +92,10 @@ class ClaimRegistry:
         with self._lock:
             return frozenset(self._claims)
 
+    def claimed_in(self, db: so.Session, session_id: str) -> frozenset[str]:
+        """Every claim this process holds; a claim names its row, so other sessions' never match."""
+        return self.claimed()
+
     @contextmanager
     def holding(self, item_id: str, purpose: Purpose) -> Iterator[bool]:
         """Claim for the length of a block; yields whether the claim was won."""
@@ -100,5 +110,5 @@ class ClaimRegistry:
         """One process: nobody else can have taken the claim."""
         return True
 
-    def take_over(self, session_id: str) -> None:
+    def take_over(self, db: so.Session, session_id: str) -> None:
         """One process: there is no earlier holder."""

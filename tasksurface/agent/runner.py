@@ -141,21 +141,22 @@ class RunnerPool:
 
     def _lease(self, session_id: SessionId) -> bool:
         try:
-            if not self.leases.acquire(session_id):
-                return False
-            self.claims.take_over(session_id)
-            return True
+            return self.leases.acquire(session_id)
         except Exception:
             logger.exception("taking the lease of session %s failed", session_id)
             self.leases.release(session_id)
             return False
 
     def _serve(self, session_id: SessionId) -> None:
+        """The first look at the queue after winning the lease voids an earlier holder's
+        admission claims, in the look's own transaction (before this runner claims anything)."""
+        first = True
         while not self._stopping.is_set() and self.leases.held(session_id):
             with self._lock:
                 self._wakeups.discard(session_id)
             try:
-                item = self._next_item(session_id)
+                item = self._next_item(session_id, take_over=first)
+                first = False
                 if item is not None:
                     self._process(session_id, item)
                     self._after_turn(session_id)
@@ -186,12 +187,16 @@ class RunnerPool:
             logger.exception("reading the queue of session %s failed", session_id)
             return False
 
-    def _next_item(self, session_id: SessionId) -> InboxItem | None:
-        with self.database.read() as db:
+    def _next_item(self, session_id: SessionId, take_over: bool = False) -> InboxItem | None:
+        # Only claims kept on the rows need a write (and can belong to an earlier holder).
+        take_over = take_over and self.claims.row_token is not None
+        with self.database.write() if take_over else self.database.read() as db:
+            if take_over:
+                self.claims.take_over(db, session_id)
             if log.get_session(db, session_id).paused:
                 return None
             waiting = inbox.items(db, session_id)
-        claimed = self.claims.claimed()
+            claimed = self.claims.claimed_in(db, session_id)
         # Steering input goes first; otherwise arrival order.
         for item in sorted(waiting, key=lambda i: (i.placement != "steering", i.position)):
             if item.id not in claimed:

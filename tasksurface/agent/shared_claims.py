@@ -41,6 +41,7 @@ RELEASE = sa.update(INBOX).where(_THIS_ROW, INBOX.c.claimed_by == sa.bindparam("
 PURPOSE = sa.select(INBOX.c.claim).where(_THIS_ROW, _LIVE)
 ADMITTING = sa.select(INBOX.c.id).where(INBOX.c.claim == "admit")
 CLAIMED = sa.select(INBOX.c.id).where(_LIVE)
+CLAIMED_IN = CLAIMED.where(INBOX.c.session_id == sa.bindparam("sid"))
 OWNER_LOCKED = sa.select(INBOX.c.claimed_by).where(_THIS_ROW).with_for_update()
 TAKE_OVER = (
     sa.update(INBOX)
@@ -83,6 +84,9 @@ class DatabaseClaims:
         with self.database.read() as db:
             return frozenset(run(db, CLAIMED).scalars())
 
+    def claimed_in(self, db: so.Session, session_id: str) -> frozenset[str]:
+        return frozenset(run(db, CLAIMED_IN, sid=session_id).scalars())
+
     @contextmanager
     def holding(self, item_id: str, purpose: Purpose) -> Iterator[bool]:
         won = self.try_claim(item_id, purpose)
@@ -96,6 +100,5 @@ class DatabaseClaims:
         """Locks the row, so a new lease holder's `take_over` waits for this transaction or voids it first."""
         return run(db, OWNER_LOCKED, item_id=item_id).scalar() == self.token
 
-    def take_over(self, session_id: str) -> None:
-        with self.database.write() as db:
-            run(db, TAKE_OVER, sid=session_id)
+    def take_over(self, db: so.Session, session_id: str) -> None:
+        run(db, TAKE_OVER, sid=session_id)

@@ -57,9 +57,8 @@ from ..domain.results import (
     SubmitResult,
 )
 from ..domain.submission import prepare_submission
-from ..store import inbox, integrity, log
+from ..store import answers, inbox, integrity, log
 from ..store.db import Database
-from ..store.records import InboxItem
 from . import surface_rows
 from .memo import BoundedMemo
 from .surface_rows import RowView
@@ -215,13 +214,12 @@ class TaskSurfaceService:
         if not self.enabled:
             return SubmitRejected("not-open")
         with self.database.write() as db:
-            session = log.get_session(db, session_id, lock=True)
-            queued, waiting = inbox.by_request_and_surface(db, session_id, submission_id, surface_id)
-            earlier = self._earlier_submission(db, session_id, submission_id, queued)
+            found = answers.for_submission(db, session_id, submission_id, surface_id)
+            earlier = self._earlier_submission(db, session_id, found)
             if earlier is not None:
                 return self._replay(db, session_id, earlier, surface_id, values, note, action)
-            active = session.projection.active
-            refused = _not_actionable(active, surface_id, waiting is not None)
+            active = found.session.projection.active
+            refused = _not_actionable(active, surface_id, found.waiting is not None)
             if refused is not None:
                 return SubmitRejected(refused)
             assert active is not None
@@ -252,17 +250,16 @@ class TaskSurfaceService:
         return SubmitAccepted(message_id)
 
     def _earlier_submission(
-        self,
-        db: so.Session,
-        session_id: SessionId,
-        submission_id: TaskSurfaceSubmissionId,
-        item: InboxItem | None,
+        self, db: so.Session, session_id: SessionId, found: answers.Answers
     ) -> tuple[MessageId, dict[str, Any], str] | None:
-        """(messageId, source, text) of the first use of this id: `item` is its row if it is still
-        queued, else the log is asked whether it is already durable."""
-        if item is not None:
+        """(messageId, source, text) of the first use of this id: its row if it is still queued,
+        else the logged event that used it, if any."""
+        if found.queued is not None:
+            item = found.queued
             return item.message_id, item.source, content_text(item.content)
-        event = log.event_by_request(db, session_id, submission_id)
+        if found.logged_seq is None:
+            return None
+        event = log.event_at(db, session_id, found.logged_seq)
         if event is not None and not log.is_visible(db, session_id, event.seq):
             return _REWOUND  # an id used in history a rewind took away cannot be used again
         if event is not None and event.kind == "user/message":

@@ -85,20 +85,6 @@ def item_for_surface(db: so.Session, session_id: str, surface_id: str) -> InboxI
     return _to_item(row) if row else None
 
 
-def by_request_and_surface(
-    db: so.Session, session_id: str, request_id: str, surface_id: str
-) -> tuple[InboxItem | None, InboxItem | None]:
-    """A submission's two questions of the inbox in one statement: the row that already used
-    this request id, and the row that answers this surface (often the same row, or neither)."""
-    rows = [
-        _to_item(r)
-        for r in run(db, q.ITEMS_BY_REQUEST_OR_SURFACE, sid=session_id, rid=request_id, surface=surface_id)
-    ]
-    by_request = next((r for r in rows if r.request_id == request_id), None)
-    for_surface = next((r for r in rows if r.surface_id == surface_id), None)
-    return by_request, for_surface
-
-
 def take(db: so.Session, session_id: str, item_id: str, claimed_by: str | None) -> InboxItem | None:
     """Delete the row and hand back what it held, in one statement: the admission's read of the
     row, its check that the claim still stands (`claimed_by`, where claims live on the rows) and

@@ -204,8 +204,8 @@ class HookedRunnerPool(RunnerPool):
     after_pick: Callable[[InboxItem], None] | None = None
     before_admit: Callable[[InboxItem], None] | None = None
 
-    def _next_item(self, session_id: SessionId) -> InboxItem | None:
-        item = super()._next_item(session_id)
+    def _next_item(self, session_id: SessionId, take_over: bool = False) -> InboxItem | None:
+        item = super()._next_item(session_id, take_over)
         if item is not None and self.after_pick is not None:
             self.after_pick(item)
         return item

@@ -136,7 +136,8 @@ def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the
         [item] = inbox.items(db, sid)
     assert shared.claims.try_claim(row, "admit")
     with lease_elsewhere(shared, sid):  # another process took the lease meanwhile ...
-        shared.claims.take_over(sid)
+        with shared.database.write() as db:
+            shared.claims.take_over(db, sid)
         assert DatabaseClaims(shared.database, "new-holder").try_claim(row, "admit")  # ... and the row
         assert shared.runner._admit(sid, item) is None
     # No outcome here: the new holder reports the row's one outcome when it admits it.
