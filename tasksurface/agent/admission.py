@@ -51,15 +51,15 @@ def admit(pool: RunnerPool, session_id: SessionId, item: InboxItem) -> SessionEv
                     raise _Lost
                 reason = "removed from the queue"
                 raise _Discard
-            # A message sent instead of an answer leaves the question unanswered, in so many words,
-            # so the model's history never holds a call without its result.
-            question = log.open_question(db, session_id)
-            if question is not None:
-                went_past = NewEvent("tool/result", unanswered(question.call_id))
-                closed.append(log.append(db, session_id, went_past, pool.clock()))
+            # A message sent instead of an answer leaves the question unanswered, in so many words.
             payload = user_message(current.message_id, current.source, current.content)
-            event = log.append(
-                db, session_id, NewEvent("user/message", payload, current.request_id), pool.clock()
+            message = NewEvent("user/message", payload, current.request_id)
+            *closed, event = log.append_answering(
+                db,
+                session_id,
+                message,
+                pool.clock(),
+                lambda question: NewEvent("tool/result", unanswered(question.call_id)),
             )
         outcome, reason = "committed", "durable"
     except _Lost:

@@ -13,6 +13,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,11 @@ from .advisory import dedicated_connection
 logger = logging.getLogger(__name__)
 
 RECONNECT_SECONDS = 1.0
+QUIET_HOLD = 0.05
+"""Seconds a notice of a change that logged nothing (a queued row, a claim) waits for the notice
+of the commit that usually follows it (the admission), so the other processes read once and the
+admission does not share the interpreter with a notice of its own claim: the rule this process's
+pushes follow too."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,8 @@ class ChangeFeed:
         """After the change committed; other processes get it, this one already pushed it.
 
         Sent from a thread of its own, so a commit never waits on it (a runner's claim and its
-        admission stay close together); changes waiting together are merged per session.
+        admission stay close together); changes waiting together are merged per session, and a
+        change that logged nothing waits a moment for the one that usually follows it.
         """
         self._outbox.put(change)
 
@@ -104,11 +111,7 @@ class ChangeFeed:
                 batch = [self._outbox.get(timeout=0.5)]
             except queue.Empty:
                 continue
-            while True:
-                try:
-                    batch.append(self._outbox.get_nowait())
-                except queue.Empty:
-                    break
+            self._gather(batch)
             merged = merge(batch)
             while True:
                 try:
@@ -118,6 +121,18 @@ class ChangeFeed:
                     logger.exception("announcing %d changes failed", len(merged))
                     if self._stop.wait(RECONNECT_SECONDS):
                         return
+
+    def _gather(self, batch: list[Change]) -> None:
+        """Adds what else waits; while every change so far logged nothing, it waits up to
+        `QUIET_HOLD` for more. A change that logged events, a reset or a stop ends the wait."""
+        deadline = time.monotonic() + QUIET_HOLD
+        while True:
+            quiet = all(change.cursor is None and not change.reset for change in batch)
+            wait = deadline - time.monotonic() if quiet and not self._stop.is_set() else 0.0
+            try:
+                batch.append(self._outbox.get(timeout=wait) if wait > 0 else self._outbox.get_nowait())
+            except queue.Empty:
+                return
 
     def _notify(self, changes: list[Change]) -> None:
         with self.engine.connect() as connection:

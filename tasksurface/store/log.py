@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
@@ -87,19 +89,60 @@ def list_sessions(db: so.Session, owner: str, limit: int = 100) -> list[SessionI
     return [_session_info(r) for r in rows]
 
 
+@dataclass
+class _Head:
+    """What an append needs of its session's row, kept current across appends in one transaction."""
+
+    owner: str
+    seq: int
+    projection: TaskSurfaceProjection
+    question: OpenQuestion | None
+
+
+def _head(db: so.Session, session_id: SessionId) -> _Head:
+    """The session's row under its lock, read once for the appends of one transaction."""
+    row = run(db, q.SESSION_LOCKED, sid=session_id).one_or_none()
+    if row is None:
+        raise UnknownSession(session_id)
+    projection = projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq)
+    return _Head(row.owner, row.head_seq, projection, _question_at(db, session_id, row.question_call_seq))
+
+
 def append(
     db: so.Session, session_id: SessionId, event: NewEvent, at: datetime, *, report: bool = True
 ) -> SessionEvent:
     """Append at the next seq and fold the projection in the same transaction, with the webhook
     event it reports (a fork copies history, which reports nothing again: `report=False`)."""
+    return _append_to(db, session_id, _head(db, session_id), event, at, report)
+
+
+def append_answering(
+    db: so.Session,
+    session_id: SessionId,
+    event: NewEvent,
+    at: datetime,
+    unanswered: Callable[[OpenQuestion], NewEvent],
+) -> list[SessionEvent]:
+    """Append `event`; a question the agent still waits on is first given `unanswered(question)`
+    as its result (a message sent instead of an answer), so the model's history never holds a
+    call without its result. One read of the session serves both appends."""
+    head = _head(db, session_id)
+    logged = (
+        []
+        if head.question is None
+        else [_append_to(db, session_id, head, unanswered(head.question), at, True)]
+    )
+    return [*logged, _append_to(db, session_id, head, event, at, True)]
+
+
+def _append_to(
+    db: so.Session, session_id: SessionId, head: _Head, event: NewEvent, at: datetime, report: bool
+) -> SessionEvent:
     # Plain statements, no unit of work: the log only grows, and the session row is read under
-    # its lock and written once. A mapped `SessionRow` already in this unit of work is not
-    # refreshed by them: a fork's new row is never read again, and a rewind loads its row after.
-    row = run(db, q.SESSION_LOCKED, sid=session_id).one_or_none()
-    if row is None:
-        raise UnknownSession(session_id)
+    # its lock and written once per event. A mapped `SessionRow` already in this unit of work is
+    # not refreshed by them: a fork's new row is never read again, and a rewind loads its row after.
     payload = dict(event.payload)
-    logged = SessionEvent(row.head_seq + 1, event.kind, at, payload)
+    logged = SessionEvent(head.seq + 1, event.kind, at, payload)
     run(
         db,
         q.INSERT_EVENT,
@@ -112,12 +155,11 @@ def append(
         message_id=_str_or_none(payload.get("messageId")),
         request_id=event.request_id,
     )
-    previous = projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq)
-    folded = fold(previous, logged)
-    happened = interaction(previous, folded, logged)
+    folded = fold(head.projection, logged)
+    happened = interaction(head.projection, folded, logged)
     if happened is not None:  # reported once the transaction commits (see Database.write)
         db.info.setdefault(INTERACTIONS, []).append(happened)
-    asked = _question_at(db, session_id, row.question_call_seq)
+    asked = head.question
     question = questions.fold(asked, logged)
     active = folded.active
     run(
@@ -130,8 +172,9 @@ def append(
         new_result_seq=active.result_seq if active else None,
         new_question_seq=question.call_seq if question else None,
     )
-    if report and (news := reported(session_id, row.owner, logged, asked)) is not None:
+    if report and (news := reported(session_id, head.owner, logged, asked)) is not None:
         outbox.record(db, news, at)
+    head.seq, head.projection, head.question = logged.seq, folded, question
     db.flush()
     return logged
 

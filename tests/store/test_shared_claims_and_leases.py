@@ -4,6 +4,7 @@ connection, claims every process sees, and fencing of a claim that passed to ano
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -23,7 +24,7 @@ from tasksurface.store.advisory import (
     dedicated_connection,
     namespace_of,
 )
-from tasksurface.store.changefeed import Change, ChangeFeed, merge
+from tasksurface.store.changefeed import QUIET_HOLD, Change, ChangeFeed, merge
 from tasksurface.store.tables import InboxRow
 
 from ..support import wait_for
@@ -206,6 +207,35 @@ def test_notices_waiting_together_merge_into_one_per_session() -> None:
         ]
     )
     assert merged == [Change("s_a", 7, True, False), Change("s_b", 2, True, True)]
+
+
+def test_a_quiet_notice_waits_for_the_commit_that_follows_and_goes_with_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A claim's notice and its admission's reach the other processes as one; a quiet notice
+    alone still goes, once the hold is over."""
+    engine = sa.create_engine("sqlite://")
+    feed = ChangeFeed(engine, "", "db.schema", "me", lambda change: None, lambda: None)
+    sent: list[tuple[float, list[Change]]] = []
+    monkeypatch.setattr(feed, "_notify", lambda changes: sent.append((time.monotonic(), changes)))
+    feed._sender.start()
+    try:
+        feed.publish(Change("s_a", None, True, False))  # the claim
+        time.sleep(0.005)
+        feed.publish(Change("s_a", 5, True, False))  # the admission
+        wait_for(lambda: sent)
+        time.sleep(QUIET_HOLD)
+        assert [changes for _, changes in sent] == [[Change("s_a", 5, True, False)]]
+        sent.clear()
+        start = time.monotonic()
+        feed.publish(Change("s_b", None, True, False))  # a row queued while the agent is busy
+        wait_for(lambda: sent)
+        assert [changes for _, changes in sent] == [[Change("s_b", None, True, False)]]
+        assert sent[0][0] - start >= QUIET_HOLD * 0.9
+    finally:
+        feed._stop.set()
+        feed._sender.join(5)
+        engine.dispose()
 
 
 def test_a_malformed_or_own_notice_is_ignored_and_a_good_one_applied() -> None:
