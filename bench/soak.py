@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -122,6 +123,19 @@ def admission_blocked(url: str) -> Iterator[None]:
         engine.dispose()
 
 
+@contextmanager
+def sqlite_writes_held(url: str) -> Iterator[sqlite3.Connection]:
+    """SQLite's write lock, taken from outside (`BEGIN IMMEDIATE`): readers go on (WAL), writers
+    wait. The connection is handed over inside that transaction."""
+    connection = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None, timeout=30)
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield connection
+    finally:
+        connection.execute("ROLLBACK")
+        connection.close()
+
+
 def start(server: Any, attempts: int = 3) -> None:
     """A start can outlast the helper's deadline on a loaded machine; that is no lost message."""
     for attempt in range(attempts):
@@ -216,21 +230,22 @@ def kill_claimed(fleet: Fleet) -> int:
             index = 0 if owner is not None and fleet.servers[0].owns(owner) else 1
             fleet.kill(index)
     else:
+        # The claim lives in the one process's memory and the admission follows it within a
+        # millisecond, so the admission is made to wait: the row waits, paused, while the process
+        # is stopped; the session is resumed in the file; the process starts while the database's
+        # write lock is held from outside. Its first look claims the row (a read), its admission
+        # waits for the lock, and the process is killed while the row shows `claiming`.
         index = 0
-        head = len(apis[0].events(sid))
-        with apis[0].socket(sid, after=head) as socket:
-            socket.receive_until(lambda m: m.get("type") == "hello")
-
-            def on_claim() -> None:
-                socket.receive_until(
-                    lambda m: ((m.get("taskSurface") or {}).get("pending") or {}).get("phase") == "claiming"
-                )
-                fleet.kill(0)
-
-            killer = threading.Thread(target=on_claim)
-            killer.start()
-            accepted = apis[0].submit(sid, surface, VALUES)
-            killer.join(20)
+        apis[0].pause(sid)
+        accepted = apis[0].submit(sid, surface, VALUES)
+        fleet.kill(0)
+        with sqlite_writes_held(fleet.url) as database:
+            database.execute("UPDATE sessions SET paused = 0 WHERE id = ?", (sid,))
+            database.execute("COMMIT")
+            database.execute("BEGIN IMMEDIATE")
+            start(fleet.servers[0])
+            wait_for(lambda: phase_of(apis[0], sid, surface) == "claiming", 20)
+            fleet.kill(0)
     api = apis[fleet.survivor_after_killing(index)]
     return copies(api, sid, surface, accepted["messageId"])
 
