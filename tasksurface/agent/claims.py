@@ -22,9 +22,11 @@ Purpose = Literal["admit", "remove"]
 class Claims(Protocol):
     """What the runner and the services need of claims, wherever they are kept."""
 
-    row_token: str | None
-    """What this process's claims write into a row's `claimed_by`, where claims live on the rows;
-    `None` where they live in this process's memory."""
+    @property
+    def row_token(self) -> str | None:
+        """What this process's claims write into a row's `claimed_by`, where claims live on the
+        rows; `None` where they live in this process's memory."""
+        ...
 
     def try_claim(self, item_id: str, purpose: Purpose) -> bool: ...
 
@@ -58,7 +60,9 @@ class Claims(Protocol):
 
 
 class ClaimRegistry:
-    row_token: str | None = None
+    @property
+    def row_token(self) -> str | None:
+        return None
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

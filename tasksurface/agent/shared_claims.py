@@ -56,7 +56,10 @@ class DatabaseClaims:
     def __init__(self, database: Database, token: str) -> None:
         self.database = database
         self.token = token
-        self.row_token: str | None = token
+
+    @property
+    def row_token(self) -> str | None:
+        return self.token
 
     def try_claim(self, item_id: str, purpose: Purpose) -> bool:
         with self.database.write() as db:
