@@ -151,7 +151,11 @@ def test_actions_are_sent_withdrawn_and_the_panel_stays_open(
     page.wait_for_agent_text("On it; the panel stays open.")
     assert browser.find_element(By.ID, "task-surface-dock").is_displayed()
     api.pause(sid)
-    click(browser, "label.steer-toggle")
+    # By keyboard: a key goes to the focused box wherever a late layout moves it; a click could miss.
+    steer = browser.find_element(By.CSS_SELECTOR, "input[name=_steer]")
+    browser.execute_script("arguments[0].focus()", steer)
+    steer.send_keys(Keys.SPACE)
+    wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "input[name=_steer]").is_selected())
     click(browser, "button[data-panel-action=dry_run]")
     withdraw = wait_until(
         browser, lambda d: d.find_element(By.CSS_SELECTOR, ".receipt-queued button[data-withdraw]")
