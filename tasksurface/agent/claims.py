@@ -16,6 +16,9 @@ from typing import Literal, Protocol
 
 import sqlalchemy.orm as so
 
+from ..store import inbox, log
+from ..store.records import InboxItem
+
 Purpose = Literal["admit", "remove"]
 
 
@@ -56,6 +59,12 @@ class Claims(Protocol):
     def take_over(self, db: so.Session, session_id: str) -> None:
         """Right after winning a session's lease, in the transaction of the runner's first look at
         its queue: admission claims of an earlier holder are void."""
+        ...
+
+    def claim_next(self, db: so.Session, session_id: str) -> InboxItem | None:
+        """In the runner's look (a write transaction where claims live on the rows): the next
+        waiting row in admission order that nobody holds, claimed for admission; `None` when
+        the session is paused or nothing unclaimed waits."""
         ...
 
 
@@ -116,3 +125,12 @@ class ClaimRegistry:
 
     def take_over(self, db: so.Session, session_id: str) -> None:
         """One process: there is no earlier holder."""
+
+    def claim_next(self, db: so.Session, session_id: str) -> InboxItem | None:
+        """Read in the look's transaction, claimed in memory: a row a removal holds is passed by."""
+        if log.get_session(db, session_id).paused:
+            return None
+        for item in inbox.waiting(db, session_id):
+            if self.try_claim(item.id, "admit"):
+                return item
+        return None

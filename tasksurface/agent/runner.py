@@ -155,7 +155,7 @@ class RunnerPool:
             with self._lock:
                 self._wakeups.discard(session_id)
             try:
-                item = self._next_item(session_id, take_over=first)
+                item = self._claim_next(session_id, take_over=first)
                 first = False
                 if item is not None:
                     self._process(session_id, item)
@@ -187,21 +187,26 @@ class RunnerPool:
             logger.exception("reading the queue of session %s failed", session_id)
             return False
 
-    def _next_item(self, session_id: SessionId, take_over: bool = False) -> InboxItem | None:
-        # Only claims kept on the rows need a write (and can belong to an earlier holder).
-        take_over = take_over and self.claims.row_token is not None
-        with self.database.write() if take_over else self.database.read() as db:
-            if take_over:
-                self.claims.take_over(db, session_id)
+    def _next_item(self, session_id: SessionId) -> InboxItem | None:
+        """The input the runner would admit next, without claiming it."""
+        with self.database.read() as db:
             if log.get_session(db, session_id).paused:
                 return None
-            waiting = inbox.items(db, session_id)
+            waiting = inbox.waiting(db, session_id)
             claimed = self.claims.claimed_in(db, session_id)
-        # Steering input goes first; otherwise arrival order.
-        for item in sorted(waiting, key=lambda i: (i.placement != "steering", i.position)):
-            if item.id not in claimed:
-                return item
-        return None
+        return next((item for item in waiting if item.id not in claimed), None)
+
+    def _claim_next(self, session_id: SessionId, take_over: bool) -> InboxItem | None:
+        """The look at the queue is the claim: the next waiting input, claimed for admission.
+        Where claims live on the rows, look and claim are one write transaction (with the
+        take-over first); where they live in memory, a read."""
+        if not self.leases.held(session_id):
+            return None
+        on_rows = self.claims.row_token is not None
+        with self.database.write() if on_rows else self.database.read() as db:
+            if take_over and on_rows:
+                self.claims.take_over(db, session_id)
+            return self.claims.claim_next(db, session_id)
 
     def _finish_open_turn(self, session_id: SessionId) -> None:
         """Pick up a turn that stopped half-way (a crash, a stop, an answered question)."""
@@ -218,8 +223,6 @@ class RunnerPool:
             self._run_turn(session_id)
 
     def _process(self, session_id: SessionId, item: InboxItem) -> None:
-        if not self.leases.held(session_id) or not self.claims.try_claim(item.id, "admit"):
-            return
         # The claim is visible (pending phase `claiming`) before the queue without the row is published.
         self.notify(session_id, queue=True)
         admitted = self._admit(session_id, item)

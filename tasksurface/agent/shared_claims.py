@@ -7,7 +7,8 @@ stuck. A removal claim lasts milliseconds; one older than `REMOVE_CLAIM_TTL` bel
 process that died and may be taken.
 
 Every submission claims a row and every page and push asks which rows are claimed, so the
-statements are built once, like the other hot paths' (`store.statements`).
+statements are built once, like the other hot paths' (`store.statements`). The runner's look at
+the queue is its claim: one statement finds the next row and claims it.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from typing import cast
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from ..store import inbox
 from ..store.db import Database, run
-from ..store.statements import INBOX
+from ..store.records import InboxItem
+from ..store.statements import ADMISSION_ORDER, INBOX, SESSIONS
 from .claims import Purpose
 
 REMOVE_CLAIM_TTL = sa.text("interval '30 seconds'")
@@ -43,6 +46,24 @@ ADMITTING = sa.select(INBOX.c.id).where(INBOX.c.claim == "admit")
 CLAIMED = sa.select(INBOX.c.id).where(_LIVE)
 CLAIMED_IN = CLAIMED.where(INBOX.c.session_id == sa.bindparam("sid"))
 OWNER_LOCKED = sa.select(INBOX.c.claimed_by).where(_THIS_ROW).with_for_update()
+# The row is locked before it is claimed (without skipping locked rows: one held by an edit is
+# waited for, not passed by, so input is never admitted out of order). Should a removal's claim
+# win that wait, nothing is claimed; the removal wakes the runner when it is done.
+_NEXT_FREE = (
+    sa.select(INBOX.c.id)
+    .join(SESSIONS, SESSIONS.c.id == INBOX.c.session_id)
+    .where(INBOX.c.session_id == sa.bindparam("sid"), sa.not_(SESSIONS.c.paused))
+    .where(sa.not_(sa.func.coalesce(_LIVE, False)))
+    .order_by(*ADMISSION_ORDER)
+    .limit(1)
+    .with_for_update(of=INBOX)
+)
+CLAIM_NEXT = (
+    sa.update(INBOX)
+    .where(INBOX.c.id == _NEXT_FREE.scalar_subquery())
+    .values(claim="admit", claimed_by=sa.bindparam("token"), claimed_at=sa.func.now())
+    .returning(*INBOX.c)
+)
 TAKE_OVER = (
     sa.update(INBOX)
     .where(INBOX.c.session_id == sa.bindparam("sid"), INBOX.c.claim == "admit")
@@ -105,3 +126,6 @@ class DatabaseClaims:
 
     def take_over(self, db: so.Session, session_id: str) -> None:
         run(db, TAKE_OVER, sid=session_id)
+
+    def claim_next(self, db: so.Session, session_id: str) -> InboxItem | None:
+        return inbox.from_row(run(db, CLAIM_NEXT, sid=session_id, token=self.token).one_or_none())

@@ -69,6 +69,16 @@ def items(db: so.Session, session_id: str) -> list[InboxItem]:
     return [_to_item(r) for r in run(db, q.ITEMS, sid=session_id)]
 
 
+def waiting(db: so.Session, session_id: str) -> list[InboxItem]:
+    """The session's rows in the order the runner admits them (`statements.ADMISSION_ORDER`)."""
+    return [_to_item(r) for r in run(db, q.WAITING, sid=session_id)]
+
+
+def from_row(row: Any) -> InboxItem | None:
+    """The item a statement returned a row of (`RETURNING`), if it returned one."""
+    return _to_item(row) if row else None
+
+
 def item(db: so.Session, session_id: str, item_id: str) -> InboxItem | None:
     row = run(db, q.ITEM, sid=session_id, item_id=item_id).one_or_none()
     return _to_item(row) if row else None

@@ -81,6 +81,9 @@ HIDES = sa.select(
 INSERT_ITEM = sa.insert(INBOX)
 _MINE = INBOX.c.session_id == sa.bindparam("sid")
 ITEMS = sa.select(INBOX).where(_MINE).order_by(INBOX.c.position)
+ADMISSION_ORDER = (INBOX.c.placement != "steering", INBOX.c.position)
+"""The order the runner admits waiting input in: steering first, then arrival."""
+WAITING = sa.select(INBOX).where(_MINE).order_by(*ADMISSION_ORDER)
 ITEM = sa.select(INBOX).where(_MINE, INBOX.c.id == sa.bindparam("item_id"))
 ITEM_BY_REQUEST = sa.select(INBOX).where(_MINE, INBOX.c.request_id == sa.bindparam("rid"))
 ITEM_FOR_SURFACE = sa.select(INBOX).where(_MINE, INBOX.c.surface_id == sa.bindparam("surface"))

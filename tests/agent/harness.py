@@ -186,11 +186,15 @@ class RecordingTool:
 
 
 class HookedClaims(ClaimRegistry):
-    """The real claim registry; `on_claim` runs right after a claim is won."""
+    """The real claim registry; `before_claim` runs when a claim is about to be tried (the
+    runner has read the queue), `on_claim` right after a claim is won."""
 
+    before_claim: Callable[[str, str], None] | None = None
     on_claim: Callable[[str, str], None] | None = None
 
     def try_claim(self, item_id: str, purpose: Purpose) -> bool:
+        if self.before_claim is not None:
+            self.before_claim(item_id, purpose)
         won = super().try_claim(item_id, purpose)
         if won and self.on_claim is not None:
             self.on_claim(item_id, purpose)
@@ -198,17 +202,9 @@ class HookedClaims(ClaimRegistry):
 
 
 class HookedRunnerPool(RunnerPool):
-    """The real pool, with hooks where races happen: after it picks an item (before the
-    claim), and after the claim (before admission)."""
+    """The real pool, with a hook where races happen: after the claim, before admission."""
 
-    after_pick: Callable[[InboxItem], None] | None = None
     before_admit: Callable[[InboxItem], None] | None = None
-
-    def _next_item(self, session_id: SessionId, take_over: bool = False) -> InboxItem | None:
-        item = super()._next_item(session_id, take_over)
-        if item is not None and self.after_pick is not None:
-            self.after_pick(item)
-        return item
 
     def _admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
         if self.before_admit is not None:

@@ -436,14 +436,14 @@ def test_an_edit_accepted_before_the_claim_is_what_gets_admitted(database: Datab
         (item,) = queue_while_paused(world, sid, "original text")
         edits: list[str] = []
 
-        def edit_before_the_claim(picked: InboxItem) -> None:
+        def edit_before_the_claim(item_id: str, purpose: str) -> None:
             # The user's edit wins the race for the row: it lands after the runner read
             # the queue and before the runner claims the row.
-            if not edits:
-                edits.append(picked.id)
-                world.sessions.queue_action(sid, picked.id, "edit", "edited text")
+            if purpose == "admit" and not edits:
+                edits.append(item_id)
+                world.sessions.queue_action(sid, item_id, "edit", "edited text")
 
-        world.pool.after_pick = edit_before_the_claim
+        world.claims.before_claim = edit_before_the_claim
         world.sessions.set_paused(sid, False)
         world.settle(1)
 

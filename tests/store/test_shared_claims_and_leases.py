@@ -129,6 +129,31 @@ def test_a_removal_claim_left_by_a_dead_process_expires(shared: Services) -> Non
     assert shared.claims.try_claim(row, "admit")
 
 
+def test_the_runners_look_claims_in_admission_order_and_passes_what_others_hold(shared: Services) -> None:
+    """One statement finds the next row and claims it: steering first, then arrival; a row
+    another process holds is passed by; a paused session gives nothing."""
+    sid, first = _queued_row(shared)
+    second = shared.sessions.send(sid, "second").item.id
+    steering = shared.sessions.send(sid, "steering", placement="steering").item.id
+    elsewhere = DatabaseClaims(shared.database, "another-process")
+
+    def look() -> str | None:
+        with shared.database.write() as db:
+            item = shared.claims.claim_next(db, sid)
+        return item.id if item else None
+
+    with lease_elsewhere(shared, sid):  # this process's runner stays out of the way
+        assert look() is None  # paused
+        with shared.database.write() as db:
+            inbox.set_paused(db, sid, False)
+        assert elsewhere.try_claim(first, "remove")
+        assert look() == steering
+        assert look() == second  # the removal holds the first row
+        assert look() is None
+        assert shared.claims.claimed() >= {steering, second, first}
+        assert shared.claims.purpose(second) == "admit"
+
+
 def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the_row(
     shared: Services,
 ) -> None:
