@@ -16,7 +16,7 @@ from typing import Literal, Protocol
 
 import sqlalchemy.orm as so
 
-from ..store import inbox, log
+from ..store import inbox
 from ..store.records import InboxItem
 
 Purpose = Literal["admit", "remove"]
@@ -128,8 +128,6 @@ class ClaimRegistry:
 
     def claim_next(self, db: so.Session, session_id: str) -> InboxItem | None:
         """Read in the look's transaction, claimed in memory: a row a removal holds is passed by."""
-        if log.get_session(db, session_id).paused:
-            return None
         for item in inbox.waiting(db, session_id):
             if self.try_claim(item.id, "admit"):
                 return item

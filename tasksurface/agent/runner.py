@@ -190,8 +190,6 @@ class RunnerPool:
     def _next_item(self, session_id: SessionId) -> InboxItem | None:
         """The input the runner would admit next, without claiming it."""
         with self.database.read() as db:
-            if log.get_session(db, session_id).paused:
-                return None
             waiting = inbox.waiting(db, session_id)
             claimed = self.claims.claimed_in(db, session_id)
         return next((item for item in waiting if item.id not in claimed), None)

@@ -23,7 +23,7 @@ import sqlalchemy.orm as so
 from ..store import inbox
 from ..store.db import Database, run
 from ..store.records import InboxItem
-from ..store.statements import ADMISSION_ORDER, INBOX, SESSIONS
+from ..store.statements import INBOX, WAITING
 from .claims import Purpose
 
 REMOVE_CLAIM_TTL = sa.text("interval '30 seconds'")
@@ -50,11 +50,8 @@ OWNER_LOCKED = sa.select(INBOX.c.claimed_by).where(_THIS_ROW).with_for_update()
 # waited for, not passed by, so input is never admitted out of order). Should a removal's claim
 # win that wait, nothing is claimed; the removal wakes the runner when it is done.
 _NEXT_FREE = (
-    sa.select(INBOX.c.id)
-    .join(SESSIONS, SESSIONS.c.id == INBOX.c.session_id)
-    .where(INBOX.c.session_id == sa.bindparam("sid"), sa.not_(SESSIONS.c.paused))
+    WAITING.with_only_columns(INBOX.c.id)
     .where(sa.not_(sa.func.coalesce(_LIVE, False)))
-    .order_by(*ADMISSION_ORDER)
     .limit(1)
     .with_for_update(of=INBOX)
 )

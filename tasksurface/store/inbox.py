@@ -70,29 +70,29 @@ def items(db: so.Session, session_id: str) -> list[InboxItem]:
 
 
 def waiting(db: so.Session, session_id: str) -> list[InboxItem]:
-    """The session's rows in the order the runner admits them (`statements.ADMISSION_ORDER`)."""
+    """The rows the runner may admit, in its order (`statements.WAITING`): none while paused."""
     return [_to_item(r) for r in run(db, q.WAITING, sid=session_id)]
 
 
 def from_row(row: Any) -> InboxItem | None:
-    """The item a statement returned a row of (`RETURNING`), if it returned one."""
+    """The item of a row a statement returned, if it returned one."""
     return _to_item(row) if row else None
 
 
 def item(db: so.Session, session_id: str, item_id: str) -> InboxItem | None:
     row = run(db, q.ITEM, sid=session_id, item_id=item_id).one_or_none()
-    return _to_item(row) if row else None
+    return from_row(row)
 
 
 def item_by_request(db: so.Session, session_id: str, request_id: str) -> InboxItem | None:
     row = run(db, q.ITEM_BY_REQUEST, sid=session_id, rid=request_id).one_or_none()
-    return _to_item(row) if row else None
+    return from_row(row)
 
 
 def item_for_surface(db: so.Session, session_id: str, surface_id: str) -> InboxItem | None:
     """A fork shares its origin's surface ids, so the session is part of the key."""
     row = run(db, q.ITEM_FOR_SURFACE, sid=session_id, surface=surface_id).one_or_none()
-    return _to_item(row) if row else None
+    return from_row(row)
 
 
 def take(db: so.Session, session_id: str, item_id: str, claimed_by: str | None) -> InboxItem | None:
@@ -104,7 +104,7 @@ def take(db: so.Session, session_id: str, item_id: str, claimed_by: str | None) 
         row = run(db, q.TAKE_ITEM, sid=session_id, item_id=item_id).one_or_none()
     else:
         row = run(db, q.TAKE_CLAIMED_ITEM, sid=session_id, item_id=item_id, token=claimed_by).one_or_none()
-    return _to_item(row) if row else None
+    return from_row(row)
 
 
 def delete(db: so.Session, item_id: str) -> bool:

@@ -83,7 +83,13 @@ _MINE = INBOX.c.session_id == sa.bindparam("sid")
 ITEMS = sa.select(INBOX).where(_MINE).order_by(INBOX.c.position)
 ADMISSION_ORDER = (INBOX.c.placement != "steering", INBOX.c.position)
 """The order the runner admits waiting input in: steering first, then arrival."""
-WAITING = sa.select(INBOX).where(_MINE).order_by(*ADMISSION_ORDER)
+WAITING = (
+    sa.select(INBOX)
+    .join(SESSIONS, SESSIONS.c.id == INBOX.c.session_id)
+    .where(_MINE, sa.not_(SESSIONS.c.paused))
+    .order_by(*ADMISSION_ORDER)
+)
+"""The rows the runner may admit, in its order: none while the session is paused."""
 ITEM = sa.select(INBOX).where(_MINE, INBOX.c.id == sa.bindparam("item_id"))
 ITEM_BY_REQUEST = sa.select(INBOX).where(_MINE, INBOX.c.request_id == sa.bindparam("rid"))
 ITEM_FOR_SURFACE = sa.select(INBOX).where(_MINE, INBOX.c.surface_id == sa.bindparam("surface"))
