@@ -56,15 +56,12 @@ class Claims(Protocol):
         """Inside a write transaction: whether this process's claim on the row still stands."""
         ...
 
-    def take_over(self, db: so.Session, session_id: str) -> None:
-        """Right after winning a session's lease, in the transaction of the runner's first look at
-        its queue: admission claims of an earlier holder are void."""
-        ...
-
-    def claim_next(self, db: so.Session, session_id: str) -> InboxItem | None:
+    def claim_next(self, db: so.Session, session_id: str, take_over: bool) -> InboxItem | None:
         """In the runner's look (a write transaction where claims live on the rows): the next
         waiting row in admission order that nobody holds, claimed for admission; `None` when
-        the session is paused or nothing unclaimed waits."""
+        the session is paused or nothing unclaimed waits. `take_over`: the runner has just won
+        the session's lease, so admission claims an earlier holder left are void (in the same
+        statement, before this holder claims anything)."""
         ...
 
 
@@ -123,11 +120,9 @@ class ClaimRegistry:
         """One process: nobody else can have taken the claim."""
         return True
 
-    def take_over(self, db: so.Session, session_id: str) -> None:
-        """One process: there is no earlier holder."""
-
-    def claim_next(self, db: so.Session, session_id: str) -> InboxItem | None:
-        """Read in the look's transaction, claimed in memory: a row a removal holds is passed by."""
+    def claim_next(self, db: so.Session, session_id: str, take_over: bool) -> InboxItem | None:
+        """Read in the look's transaction, claimed in memory: a row a removal holds is passed by.
+        One process has no earlier lease holder to take over from."""
         for item in inbox.waiting(db, session_id):
             if self.try_claim(item.id, "admit"):
                 return item

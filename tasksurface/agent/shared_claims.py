@@ -2,7 +2,7 @@
 
 A claim is a conditional update: whoever turns `claim` from empty to theirs wins. An
 admission claim is made only by the holder of the session's lease, and a new holder voids
-the earlier holder's (`take_over`), so a process that died mid-admission leaves nothing
+the earlier holder's (in its first look at the queue), so a process that died mid-admission leaves nothing
 stuck. A removal claim lasts milliseconds; one older than `REMOVE_CLAIM_TTL` belongs to a
 process that died and may be taken.
 
@@ -29,10 +29,8 @@ from .claims import Purpose
 REMOVE_CLAIM_TTL = sa.text("interval '30 seconds'")
 """A removal claim this old is a dead process's: it no longer hides or guards the row."""
 
-_LIVE = sa.or_(
-    INBOX.c.claim == "admit",
-    sa.and_(INBOX.c.claim == "remove", INBOX.c.claimed_at >= sa.func.now() - REMOVE_CLAIM_TTL),
-)
+_FRESH_REMOVAL = sa.and_(INBOX.c.claim == "remove", INBOX.c.claimed_at >= sa.func.now() - REMOVE_CLAIM_TTL)
+_LIVE = sa.or_(INBOX.c.claim == "admit", _FRESH_REMOVAL)
 _THIS_ROW = INBOX.c.id == sa.bindparam("item_id")
 _UNCLAIMED = dict(claim=None, claimed_by=None, claimed_at=None)
 CLAIM = (
@@ -46,26 +44,35 @@ ADMITTING = sa.select(INBOX.c.id).where(INBOX.c.claim == "admit")
 CLAIMED = sa.select(INBOX.c.id).where(_LIVE)
 CLAIMED_IN = CLAIMED.where(INBOX.c.session_id == sa.bindparam("sid"))
 OWNER_LOCKED = sa.select(INBOX.c.claimed_by).where(_THIS_ROW).with_for_update()
+_TAKING_OVER = sa.bindparam("take_over", type_=sa.Boolean)
+_HELD = sa.or_(sa.and_(INBOX.c.claim == "admit", sa.not_(_TAKING_OVER)), _FRESH_REMOVAL)
+"""Claims the runner's look passes by: a new lease holder voids admission claims, not removals."""
 # The row is locked before it is claimed (without skipping locked rows: one held by an edit is
 # waited for, not passed by, so input is never admitted out of order). Should a removal's claim
 # win that wait, nothing is claimed; the removal wakes the runner when it is done.
 _NEXT_FREE = (
     WAITING.with_only_columns(INBOX.c.id)
-    .where(sa.not_(sa.func.coalesce(_LIVE, False)))
+    .where(sa.not_(sa.func.coalesce(_HELD, False)))
     .limit(1)
     .with_for_update(of=INBOX)
+    .cte("next_free")
 )
+_IS_NEXT = INBOX.c.id.in_(sa.select(_NEXT_FREE.c.id))
+_STALE = sa.and_(_TAKING_OVER, INBOX.c.claim == "admit")
 CLAIM_NEXT = (
     sa.update(INBOX)
-    .where(INBOX.c.id == _NEXT_FREE.scalar_subquery())
-    .values(claim="admit", claimed_by=sa.bindparam("token"), claimed_at=sa.func.now())
+    .add_cte(_NEXT_FREE)
+    .where(INBOX.c.session_id == sa.bindparam("sid"), sa.or_(_IS_NEXT, _STALE))
+    .values(
+        claim=sa.case((_IS_NEXT, "admit")),
+        claimed_by=sa.case((_IS_NEXT, sa.bindparam("token"))),
+        claimed_at=sa.case((_IS_NEXT, sa.func.now())),
+    )
     .returning(*INBOX.c)
 )
-TAKE_OVER = (
-    sa.update(INBOX)
-    .where(INBOX.c.session_id == sa.bindparam("sid"), INBOX.c.claim == "admit")
-    .values(**_UNCLAIMED)
-)
+"""The runner's look at the queue: the next row in admission order that nobody holds, claimed
+for admission; when the runner has just won the lease, the same statement voids the admission
+claims an earlier holder left (the next row among them is claimed again, for this holder)."""
 
 
 class DatabaseClaims:
@@ -118,11 +125,9 @@ class DatabaseClaims:
                 self.release(item_id)
 
     def still_mine(self, db: so.Session, item_id: str) -> bool:
-        """Locks the row, so a new lease holder's `take_over` waits for this transaction or voids it first."""
+        """Locks the row, so a new lease holder's first look waits for this transaction or voids it first."""
         return run(db, OWNER_LOCKED, item_id=item_id).scalar() == self.token
 
-    def take_over(self, db: so.Session, session_id: str) -> None:
-        run(db, TAKE_OVER, sid=session_id)
-
-    def claim_next(self, db: so.Session, session_id: str) -> InboxItem | None:
-        return inbox.from_row(run(db, CLAIM_NEXT, sid=session_id, token=self.token).one_or_none())
+    def claim_next(self, db: so.Session, session_id: str, take_over: bool) -> InboxItem | None:
+        rows = run(db, CLAIM_NEXT, sid=session_id, token=self.token, take_over=take_over)
+        return inbox.from_row(next((row for row in rows if row.claim == "admit"), None))

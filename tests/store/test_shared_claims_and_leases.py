@@ -139,7 +139,7 @@ def test_the_runners_look_claims_in_admission_order_and_passes_what_others_hold(
 
     def look() -> str | None:
         with shared.database.write() as db:
-            item = shared.claims.claim_next(db, sid)
+            item = shared.claims.claim_next(db, sid, take_over=False)
         return item.id if item else None
 
     with lease_elsewhere(shared, sid):  # this process's runner stays out of the way
@@ -154,6 +154,37 @@ def test_the_runners_look_claims_in_admission_order_and_passes_what_others_hold(
         assert shared.claims.purpose(second) == "admit"
 
 
+def test_a_new_lease_holders_first_look_voids_the_claims_it_inherits_and_no_removal(
+    shared: Services,
+) -> None:
+    """A dead holder's admission claim is void once another process wins the lease, even when
+    the row it held is no longer next (steering input came since); a removal's claim stands."""
+    sid, held = _queued_row(shared)
+    removing = shared.sessions.send(sid, "being removed").item.id
+    dead, heir = DatabaseClaims(shared.database, "dead-process"), DatabaseClaims(shared.database, "heir")
+    with lease_elsewhere(shared, sid):  # this process's runner stays out of the way
+        with shared.database.write() as db:
+            inbox.set_paused(db, sid, False)
+        assert dead.try_claim(held, "admit")
+        assert DatabaseClaims(shared.database, "remover").try_claim(removing, "remove")
+        steering = shared.sessions.send(sid, "steering", placement="steering").item.id
+
+        def look(take_over: bool) -> str | None:
+            with shared.database.write() as db:
+                item = heir.claim_next(db, sid, take_over)
+            return item.id if item else None
+
+        assert look(take_over=True) == steering
+        assert shared.claims.purpose(held) is None  # void, though another row was claimed
+        assert shared.claims.purpose(removing) == "remove"
+        with shared.database.write() as db:
+            assert not dead.still_mine(db, held)
+        assert look(take_over=False) == held
+        assert look(take_over=False) is None  # the removal still holds its row
+        with shared.database.write() as db:
+            assert heir.still_mine(db, held) and heir.still_mine(db, steering)
+
+
 def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the_row(
     shared: Services,
 ) -> None:
@@ -162,9 +193,10 @@ def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the
         [item] = inbox.items(db, sid)
     assert shared.claims.try_claim(row, "admit")
     with lease_elsewhere(shared, sid):  # another process took the lease meanwhile ...
-        with shared.database.write() as db:
-            shared.claims.take_over(db, sid)
-        assert DatabaseClaims(shared.database, "new-holder").try_claim(row, "admit")  # ... and the row
+        heir = DatabaseClaims(shared.database, "new-holder")
+        with shared.database.write() as db:  # ... voided this process's claim (the session is paused)
+            assert heir.claim_next(db, sid, take_over=True) is None
+        assert heir.try_claim(row, "admit")  # ... and took the row
         assert shared.runner._admit(sid, item) is None
     # No outcome here: the new holder reports the row's one outcome when it admits it.
     assert [r for r in shared.journal.records() if r.item_id == row] == []
