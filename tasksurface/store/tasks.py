@@ -14,7 +14,7 @@ from ..domain import task_text
 from ..domain.ids import SessionId, TaskId
 from ..domain.task_text import MARKER
 from ..domain.tasks import TERMINAL, OutputMode, Progress, StoppedBy, TaskRecord, TaskStatus
-from .db import utc
+from .db import run, utc
 from .tables import TaskOutputRow, TaskRow
 
 ACTIVE = ("queued", "running")
@@ -272,17 +272,20 @@ def orphans_of_other_web_hosts(db: so.Session, host_id: str) -> list[TaskId]:
     return [TaskId(i) for i in ids]
 
 
-def unreported_ends(db: so.Session, session_id: str) -> list[TaskId]:
-    ids = db.scalars(
-        sa.select(TaskRow.id)
-        .where(
-            TaskRow.session_id == session_id,
-            TaskRow.status.in_(sorted(TERMINAL)),
-            TaskRow.reported.is_(False),
-        )
-        .order_by(TaskRow.id)  # the order every multi-row lock takes, so two never deadlock
+_UNREPORTED_ENDS = (
+    sa.select(TaskRow.id)
+    .where(
+        TaskRow.session_id == sa.bindparam("sid"),
+        TaskRow.status.in_(sorted(TERMINAL)),
+        TaskRow.reported.is_(False),
     )
-    return [TaskId(i) for i in ids]
+    .order_by(TaskRow.id)  # the order every multi-row lock takes, so two never deadlock
+)
+
+
+def unreported_ends(db: so.Session, session_id: str) -> list[TaskId]:
+    """Asked before every model step of every turn, so its statement is built once (`db.run`)."""
+    return [TaskId(i) for i in run(db, _UNREPORTED_ENDS, sid=session_id).scalars()]
 
 
 def sessions_with_unreported_ends(db: so.Session) -> list[SessionId]:
