@@ -1,4 +1,5 @@
-"""Task Surface benchmarks: log-size independence and the cost of one submission."""
+"""Task Surface benchmarks: log-size independence (get_active, the first page render, a model
+step's history) and the cost of one submission."""
 
 from __future__ import annotations
 
@@ -116,9 +117,16 @@ def bench_log_size(services: Services, app: Any, runs: int) -> list[tuple[str, f
         with services.database.engine.begin() as connection:
             connection.exec_driver_sql("ANALYZE")  # as autovacuum would after a bulk load
     results = []
+
+    def model_history(session_id: SessionId, _: TaskSurfaceId) -> object:
+        """What a turn's model step reads: the runner keeps it and reads only what is new."""
+        with services.database.read() as db:
+            return services.runner.histories.read(db, session_id)
+
     actions: list[tuple[str, Callable[[SessionId, TaskSurfaceId], object]]] = [
         ("get_active", services.surfaces.get_active),
         ("first page render", lambda s, _: client.get(f"/sessions/{s}")),
+        ("model's history", model_history),
     ]
     for label, action in actions:
         small, large = paired_medians(

@@ -20,6 +20,7 @@ from ..store.db import Database
 from ..store.records import InboxItem
 from . import admission, replies
 from .claims import Claims
+from .histories import Histories
 from .leases import Leases, LocalLeases
 from .ports import (
     CallProgressSink,
@@ -68,6 +69,8 @@ class RunnerPool:
         self.clock = clock or (lambda: datetime.now(UTC))
         self.progress = progress
         self.leases: Leases = leases or LocalLeases()
+        self.histories = Histories()
+        """What each session's model read last: a step reads only the events logged since."""
         self._lock = threading.Lock()
         self._woken = threading.Condition(self._lock)
         """Told of every wake-up and of the stop, for a runner waiting after a turn."""
@@ -247,7 +250,7 @@ class RunnerPool:
                 return
             self._gather_context(session_id)
             with self.database.read() as db:
-                history = log.events_after(db, session_id, 0)
+                history = self.histories.read(db, session_id)
             try:
                 reply = self._ask_model(session_id, history)
             except ModelError as exc:
