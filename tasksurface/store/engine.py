@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,46 @@ def normalise_url(url: str) -> str:
     return url
 
 
+PING_AFTER_REST = 1.0
+"""Seconds a pooled PostgreSQL connection may rest before it is pinged on its way out of the pool."""
+
+
 def make_engine(url: str, **kwargs: Any) -> sa.Engine:
     url = normalise_url(url)
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"timeout": 30}, **kwargs)
         _configure_sqlite(engine)
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, **kwargs)
+    options: dict[str, Any] = {"pool_size": 10, "max_overflow": 20, "pool_use_lifo": True, **kwargs}
+    engine = sa.create_engine(url, **options)
+    _ping_rested_connections(engine)
+    return engine
+
+
+def _ping_rested_connections(engine: sa.Engine) -> None:
+    """A connection that rested is pinged before it is lent, and replaced if the database is gone.
+
+    A database that restarted leaves every pooled connection dead; a ping on each loan would find
+    that, at a network round trip on every transaction (three per submission). A restart takes
+    longer than `PING_AFTER_REST`, so a connection that came back to the pool since then was alive
+    after it: only one that rested longer is pinged. The pool lends the one returned last, so a
+    busy process keeps lending connections that need no ping. A failed ping makes the pool throw
+    the connection away and connect again, before anything runs on it.
+    """
+
+    @sa.event.listens_for(engine, "checkin")
+    def _resting_since(_dbapi_connection: Any, record: Any) -> None:
+        record.info["resting_since"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def _ping_if_rested(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("resting_since")
+        if since is None or time.monotonic() - since < PING_AFTER_REST:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:
+            raise sa.exc.DisconnectionError("the pooled connection is gone") from exc
 
 
 def _configure_sqlite(engine: sa.Engine) -> None:
