@@ -22,6 +22,7 @@ from . import admission, replies
 from .claims import Claims
 from .histories import Histories
 from .leases import Leases, LocalLeases
+from .parking import ParkingThreads
 from .ports import (
     CallProgressSink,
     InboxObserver,
@@ -44,7 +45,8 @@ AFTER_TURN_PAUSE = 0.025
 
 
 class RunnerPool:
-    """One worker thread per session with work; it exits when the session's queue is empty."""
+    """One thread at a time serves each session with work, until its queue is empty; the thread
+    then waits a while for another session's work (`parking`)."""
 
     def __init__(
         self,
@@ -74,7 +76,10 @@ class RunnerPool:
         self._lock = threading.Lock()
         self._woken = threading.Condition(self._lock)
         """Told of every wake-up and of the stop, for a runner waiting after a turn."""
-        self._threads: dict[SessionId, threading.Thread] = {}
+        self._serving: set[SessionId] = set()
+        self._running: set[SessionId] = set()
+        self._threads = ParkingThreads("runner")
+        """Serve the sessions in `_serving` (each on exactly one thread at a time)."""
         self._wakeups: set[SessionId] = set()
         self._stopping = threading.Event()
         self.context_sources: list[Callable[[SessionId], None]] = []
@@ -88,13 +93,10 @@ class RunnerPool:
                 return
             self._wakeups.add(session_id)
             self._woken.notify_all()
-            thread = self._threads.get(session_id)
-            if thread is None or not thread.is_alive():
-                thread = threading.Thread(
-                    target=self._run, args=(session_id,), name=f"runner-{session_id}", daemon=True
-                )
-                self._threads[session_id] = thread
-                thread.start()
+            if session_id in self._serving:
+                return
+            self._serving.add(session_id)
+        self._threads.run(lambda: self._run(session_id))
 
     def wake_all_with_work(self) -> None:
         """After a start: durable inbox rows, and turns an earlier process left half-done."""
@@ -113,13 +115,13 @@ class RunnerPool:
         self._stopping.set()
         with self._lock:
             self._woken.notify_all()
-            threads = list(self._threads.values())
-        for thread in threads:
-            thread.join(timeout)
+        self._threads.stop(timeout)
+        with self._lock:  # woken, but never taken up by a thread (a running one leaves by itself)
+            self._serving &= self._running
 
     def idle(self) -> bool:
         with self._lock:
-            return not any(t.is_alive() for t in self._threads.values())
+            return not self._serving
 
     def _run(self, session_id: SessionId) -> None:
         """Serve the session under its lease; without it, the process that holds it serves.
@@ -127,20 +129,31 @@ class RunnerPool:
         After letting the lease go the queue is read once more: input that arrived while this
         runner held the lease, and whose sender therefore could not take it, is not left behind.
         """
-        while not self._stopping.is_set():
-            with self._lock:
-                self._wakeups.discard(session_id)
-            leased = self._lease(session_id)
-            if leased:
-                try:
-                    self._serve(session_id)
-                finally:
-                    self.leases.release(session_id)
-            more = leased and not self._stopping.is_set() and self._has_input(session_id)
-            with self._lock:
-                if not more and session_id not in self._wakeups:
-                    self._threads.pop(session_id, None)
-                    return
+        threading.current_thread().name = f"runner-{session_id}"  # for logs: whose runner this is
+        with self._lock:
+            self._running.add(session_id)
+        serving = True
+        try:
+            while serving and not self._stopping.is_set():
+                with self._lock:
+                    self._wakeups.discard(session_id)
+                leased = self._lease(session_id)
+                if leased:
+                    try:
+                        self._serve(session_id)
+                    finally:
+                        self.leases.release(session_id)
+                more = leased and not self._stopping.is_set() and self._has_input(session_id)
+                with self._lock:
+                    if not more and session_id not in self._wakeups:
+                        self._serving.discard(session_id)
+                        self._running.discard(session_id)
+                        serving = False
+        finally:
+            if serving:  # stopped, or failed: a later wake-up starts afresh
+                with self._lock:
+                    self._serving.discard(session_id)
+                    self._running.discard(session_id)
 
     def _lease(self, session_id: SessionId) -> bool:
         try:

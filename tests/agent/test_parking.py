@@ -1,0 +1,63 @@
+"""Threads that finished a job wait for the next one; a job never waits for a thread."""
+
+from __future__ import annotations
+
+import threading
+
+from tasksurface.agent.parking import ParkingThreads
+
+from ..support import wait_for
+
+
+def test_a_job_after_a_finished_one_runs_on_the_thread_that_waited() -> None:
+    threads = ParkingThreads("test")
+    ran: list[threading.Thread] = []
+    try:
+        threads.run(lambda: ran.append(threading.current_thread()))
+        wait_for(lambda: threads.parked() == 1)
+        threads.run(lambda: ran.append(threading.current_thread()))
+        wait_for(lambda: len(ran) == 2)
+        assert ran[0] is ran[1]
+    finally:
+        threads.stop(5)
+
+
+def test_a_job_never_waits_for_a_busy_thread() -> None:
+    threads = ParkingThreads("test")
+    release = threading.Event()
+    started: list[threading.Thread] = []
+    try:
+        threads.run(lambda: (started.append(threading.current_thread()), release.wait(5)))
+        wait_for(lambda: len(started) == 1)
+        threads.run(lambda: started.append(threading.current_thread()))
+        wait_for(lambda: len(started) == 2)  # while the first still runs
+        assert started[0] is not started[1]
+    finally:
+        release.set()
+        threads.stop(5)
+
+
+def test_a_waiting_thread_ends_after_a_while_and_only_so_many_wait() -> None:
+    threads = ParkingThreads("test", max_parked=1, parked_seconds=0.2)
+    release = threading.Event()
+    try:
+        for _ in range(2):  # two at once: two threads
+            threads.run(lambda: release.wait(5))
+        release.set()
+        wait_for(lambda: threads.parked() == 1)  # one waits, the other ended
+        wait_for(lambda: threads.parked() == 0)  # and the one that waited ends too
+        assert not [t for t in threading.enumerate() if t.name == "test"]
+    finally:
+        threads.stop(5)
+
+
+def test_a_stop_ends_the_waiting_threads_and_takes_no_more_jobs() -> None:
+    threads = ParkingThreads("test")
+    threads.run(lambda: None)
+    wait_for(lambda: threads.parked() == 1)
+    threads.stop(5)
+    assert threads.parked() == 0
+    ran: list[int] = []
+    threads.run(lambda: ran.append(1))
+    assert ran == []
+    assert not [t for t in threading.enumerate() if t.name == "test" and t.is_alive()]
