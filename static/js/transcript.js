@@ -7,6 +7,18 @@
   const page = window.TaskSurfacePage;
   if (!page) return;
   const events = page.$("#events");
+  let scrollAsked = false;
+
+  // To the newest message, in the frame that shows it: measuring the page inside a message's
+  // handler would lay it out once there and again when the dock and rows it changes are drawn.
+  function showNewest() {
+    if (scrollAsked) return;
+    scrollAsked = true;
+    window.requestAnimationFrame(() => {
+      scrollAsked = false;
+      window.scrollTo({ top: document.body.scrollHeight });
+    });
+  }
 
   function showPartial(text) {
     if (page.paging || typeof text !== "string") return;
@@ -23,7 +35,7 @@
       events.appendChild(row);
     }
     row.firstChild.textContent = text;
-    window.scrollTo({ top: document.body.scrollHeight });
+    showNewest();
   }
 
   function clearPartial() {
@@ -41,7 +53,7 @@
       events.appendChild(holder.content);
       page.lastSeq = event.seq;
     });
-    if (list.length) window.scrollTo({ top: document.body.scrollHeight });
+    if (list.length) showNewest();
   }
 
   function replaceRows(rows) {
