@@ -23,12 +23,17 @@ from ..store import log
 
 KEPT_SESSIONS = 64
 """Sessions whose history this process keeps; the least recently read goes first."""
+KEPT_EVENTS = 200_000
+"""Events kept in all, so a few very long sessions cannot fill the memory: the least recently
+read sessions go first, and a session longer than this alone is read whole each time."""
 
 
 class Histories:
-    def __init__(self, capacity: int = KEPT_SESSIONS) -> None:
+    def __init__(self, capacity: int = KEPT_SESSIONS, events: int = KEPT_EVENTS) -> None:
         self._capacity = capacity
+        self._max_events = events
         self._kept: OrderedDict[SessionId, list[SessionEvent]] = OrderedDict()
+        self._events = 0
         self._lock = threading.Lock()
 
     def read(self, db: so.Session, session_id: SessionId) -> Sequence[SessionEvent]:
@@ -36,10 +41,15 @@ class Histories:
         same sequence grows with later reads of the session: read it before asking again."""
         with self._lock:
             kept = self._kept.pop(session_id, None)  # one reader of a session at a time
+            self._events -= len(kept) if kept is not None else 0
         kept = kept if kept is not None else []
         events = carry_forward(kept, log.events_after(db, session_id, kept[-1].seq if kept else 0))
+        if len(events) > self._max_events:
+            return events
         with self._lock:
             self._kept[session_id] = events
-            while len(self._kept) > self._capacity:
-                self._kept.popitem(last=False)
+            self._events += len(events)
+            while len(self._kept) > self._capacity or self._events > self._max_events:
+                _, dropped = self._kept.popitem(last=False)
+                self._events -= len(dropped)
         return events

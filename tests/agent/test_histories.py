@@ -98,3 +98,24 @@ def test_the_least_recently_read_session_is_dropped_first(database: Database) ->
         for sid in (sids[0], sids[1], sids[0], sids[2]):
             kept.read(db, sid)
     assert list(kept._kept) == [sids[0], sids[2]]
+
+
+def test_events_kept_in_all_are_bounded_and_a_session_longer_than_that_is_read_whole(
+    database: Database,
+) -> None:
+    with running(database) as world:
+        short, longer = world.sessions.create(), world.sessions.create()
+        world.sessions.send(short, "hi")  # two events
+        world.sessions.send(longer, "one")  # and four
+        world.sessions.send(longer, "two")
+        world.settle(3)
+    kept = Histories(events=5)
+    with database.read() as db:
+        kept.read(db, short)
+        kept.read(db, longer)  # 2 + 4 > 5: the least recently read goes
+        assert list(kept._kept) == [longer]
+        assert kept.read(db, longer) == whole_history(database, longer)
+    alone = Histories(events=3)
+    with database.read() as db:
+        assert alone.read(db, longer) == whole_history(database, longer)
+    assert list(alone._kept) == []
