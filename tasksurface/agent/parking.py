@@ -44,9 +44,10 @@ class ParkingThreads:
                 self._jobs.append(job)
                 self._cond.notify()
                 return
+            # Started before the lock is let go: a stop that lists the thread can join it.
             thread = threading.Thread(target=self._work, args=(job,), name=self._name, daemon=True)
             self._threads.add(thread)
-        thread.start()
+            thread.start()
 
     def parked(self) -> int:
         with self._cond:

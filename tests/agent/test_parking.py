@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import threading
+import time
 
+import pytest
+
+from tasksurface.agent import parking
 from tasksurface.agent.parking import ParkingThreads
 
 from ..support import wait_for
@@ -61,3 +65,26 @@ def test_a_stop_ends_the_waiting_threads_and_takes_no_more_jobs() -> None:
     threads.run(lambda: ran.append(1))
     assert ran == []
     assert not [t for t in threading.enumerate() if t.name == "test" and t.is_alive()]
+
+
+def test_a_stop_while_a_new_thread_starts_waits_for_its_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop that comes between a new thread's making and its start joins a started thread."""
+    starting = threading.Event()
+    original = threading.Thread
+
+    class SlowToStart(original):  # type: ignore[misc, valid-type]
+        def start(self) -> None:
+            starting.set()
+            time.sleep(0.2)  # the stop comes now
+            super().start()
+
+    threads = ParkingThreads("test")
+    monkeypatch.setattr(parking.threading, "Thread", SlowToStart)
+    ran = threading.Event()
+    asking = original(target=threads.run, args=(ran.set,))
+    asking.start()
+    assert starting.wait(5)
+    monkeypatch.setattr(parking.threading, "Thread", original)
+    threads.stop(5)  # before: "cannot join thread before it is started"
+    asking.join(5)
+    assert ran.is_set()

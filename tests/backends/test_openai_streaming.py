@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from itertools import pairwise
 from typing import Any
@@ -52,17 +53,21 @@ def test_text_is_pushed_piece_by_piece_before_the_final_message(api: Api, wire: 
 def test_text_before_a_panel_streams_too_and_the_panel_previews_before_its_result(
     api: Api, wire: WireServer
 ) -> None:
+    first_shown = threading.Event()  # newer text replaces a push still waiting: hold the rest
     wire.script(
         Stream(
             text=["One ", "moment."],
             calls=[Call("call_colour_001", "show_task_surface", SURFACE_ARGS, pieces=5)],
             delay=0.08,
+            after_first=first_shown,
         )
     )
     sid = api.create_session()
     with api.socket(sid) as socket:
         socket.receive_until(lambda m: m["type"] == "hello")
         api.send(sid, "which colour?")
+        socket.receive_until(lambda m: m["type"] == "partial")
+        first_shown.set()
         socket.receive_until(lambda m: _logged(m, "tool/result"))
 
     partials = [m["text"] for m in socket.seen if m["type"] == "partial"]

@@ -37,6 +37,9 @@ class Stream:
     """Seconds to wait before each chunk, so a test can watch the stream arrive."""
     truncate: bool = False
     """Drop the connection after the text, halfway through a chunk (a provider that died)."""
+    after_first: threading.Event | None = field(default=None, compare=False)
+    """When given, the rest of the stream waits (up to 10 s) until it is set: a test sees what the
+    first piece showed before the next one arrives, however busy the machine is."""
 
 
 @dataclass(frozen=True)
@@ -157,9 +160,11 @@ class WireServer:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.close_connection = True
-                for event in sse_events(answer):
+                for index, event in enumerate(sse_events(answer)):
                     if answer.delay:
                         time.sleep(answer.delay)
+                    if index > 1 and answer.after_first is not None:  # 0 is the role, 1 the first piece
+                        answer.after_first.wait(10)
                     self.wfile.write(event)
                     self.wfile.flush()
 
