@@ -17,6 +17,7 @@ from typing import Literal, Protocol
 import sqlalchemy.orm as so
 
 from ..store import inbox
+from ..store.db import Database
 from ..store.records import InboxItem
 
 Purpose = Literal["admit", "remove"]
@@ -56,12 +57,11 @@ class Claims(Protocol):
         """Inside a write transaction: whether this process's claim on the row still stands."""
         ...
 
-    def claim_next(self, db: so.Session, session_id: str, take_over: bool) -> InboxItem | None:
-        """In the runner's look (a write transaction where claims live on the rows): the next
-        waiting row in admission order that nobody holds, claimed for admission; `None` when
-        the session is paused or nothing unclaimed waits. `take_over`: the runner has just won
-        the session's lease, so admission claims an earlier holder left are void (in the same
-        statement, before this holder claims anything)."""
+    def claim_next(self, session_id: str, take_over: bool) -> InboxItem | None:
+        """The runner's look at the queue: the next waiting row in admission order that nobody
+        holds, claimed for admission; `None` when the session is paused or nothing unclaimed
+        waits. `take_over`: the runner has just won the session's lease, so admission claims an
+        earlier holder left are void (in the same statement, before this holder claims anything)."""
         ...
 
 
@@ -70,7 +70,9 @@ class ClaimRegistry:
     def row_token(self) -> str | None:
         return None
 
-    def __init__(self) -> None:
+    def __init__(self, database: Database | None = None) -> None:
+        self.database = database
+        """The database whose queue `claim_next` reads (the runner's); removals need none."""
         self._lock = threading.Lock()
         self._claims: dict[str, Purpose] = {}
 
@@ -120,10 +122,14 @@ class ClaimRegistry:
         """One process: nobody else can have taken the claim."""
         return True
 
-    def claim_next(self, db: so.Session, session_id: str, take_over: bool) -> InboxItem | None:
-        """Read in the look's transaction, claimed in memory: a row a removal holds is passed by.
-        One process has no earlier lease holder to take over from."""
-        for item in inbox.waiting(db, session_id):
+    def claim_next(self, session_id: str, take_over: bool) -> InboxItem | None:
+        """Read from the database, claimed in memory: a row a removal holds is passed by. One
+        process has no earlier lease holder to take over from."""
+        if self.database is None:
+            raise RuntimeError("this registry was made without the database whose queue it reads")
+        with self.database.read() as db:
+            waiting = inbox.waiting(db, session_id)
+        for item in waiting:
             if self.try_claim(item.id, "admit"):
                 return item
         return None

@@ -212,14 +212,12 @@ class RunnerPool:
 
     def _claim_next(self, session_id: SessionId, take_over: bool) -> InboxItem | None:
         """The look at the queue is the claim: the next waiting input, claimed for admission.
-        Where claims live on the rows, look and claim are one statement in a write transaction
-        (voiding an earlier lease holder's claims when this runner has just won the lease);
-        where they live in memory, a read."""
+        Where claims live on the rows, look and claim are one statement (voiding an earlier lease
+        holder's claims when this runner has just won the lease); where they live in memory, a
+        read and a claim in memory."""
         if not self.leases.held(session_id):
             return None
-        on_rows = self.claims.row_token is not None
-        with self.database.write() if on_rows else self.database.read() as db:
-            return self.claims.claim_next(db, session_id, take_over)
+        return self.claims.claim_next(session_id, take_over)
 
     def _finish_open_turn(self, session_id: SessionId) -> None:
         """Pick up a turn that stopped half-way (a crash, a stop, an answered question)."""

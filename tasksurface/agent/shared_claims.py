@@ -8,7 +8,9 @@ process that died and may be taken.
 
 Every submission claims a row and every page and push asks which rows are claimed, so the
 statements are built once, like the other hot paths' (`store.statements`). The runner's look at
-the queue is its claim: one statement finds the next row and claims it.
+the queue is its claim: one statement finds the next row and claims it. A claim is coordination
+state, not an authority, so each claim statement commits alone and without waiting for the disk
+(`Database.coordinate`): one round trip.
 """
 
 from __future__ import annotations
@@ -87,30 +89,30 @@ class DatabaseClaims:
         return self.token
 
     def try_claim(self, item_id: str, purpose: Purpose) -> bool:
-        with self.database.write() as db:
-            result = run(db, CLAIM, item_id=item_id, purpose=purpose, token=self.token)
+        with self.database.coordinate() as connection:
+            result = connection.execute(CLAIM, dict(item_id=item_id, purpose=purpose, token=self.token))
             return bool(result.rowcount)
 
     def release(self, item_id: str) -> None:
-        with self.database.write() as db:
-            run(db, RELEASE, item_id=item_id, token=self.token)
+        with self.database.coordinate() as connection:
+            connection.execute(RELEASE, dict(item_id=item_id, token=self.token))
 
     def settled(self, item_id: str) -> None:
         """The claim lived on the row, and the row went with the admission's commit: there is
         nothing left to clear, so no transaction is spent on it."""
 
     def purpose(self, item_id: str) -> Purpose | None:
-        with self.database.read() as db:
-            found = run(db, PURPOSE, item_id=item_id).scalar()
+        with self.database.coordinate() as connection:
+            found = connection.execute(PURPOSE, dict(item_id=item_id)).scalar()
         return cast(Purpose, found) if found else None
 
     def admitting(self) -> frozenset[str]:
-        with self.database.read() as db:
-            return frozenset(run(db, ADMITTING).scalars())
+        with self.database.coordinate() as connection:
+            return frozenset(connection.execute(ADMITTING).scalars())
 
     def claimed(self) -> frozenset[str]:
-        with self.database.read() as db:
-            return frozenset(run(db, CLAIMED).scalars())
+        with self.database.coordinate() as connection:
+            return frozenset(connection.execute(CLAIMED).scalars())
 
     def claimed_in(self, db: so.Session, session_id: str) -> frozenset[str]:
         return frozenset(run(db, CLAIMED_IN, sid=session_id).scalars())
@@ -128,6 +130,7 @@ class DatabaseClaims:
         """Locks the row, so a new lease holder's first look waits for this transaction or voids it first."""
         return run(db, OWNER_LOCKED, item_id=item_id).scalar() == self.token
 
-    def claim_next(self, db: so.Session, session_id: str, take_over: bool) -> InboxItem | None:
-        rows = run(db, CLAIM_NEXT, sid=session_id, token=self.token, take_over=take_over)
-        return inbox.from_row(next((row for row in rows if row.claim == "admit"), None))
+    def claim_next(self, session_id: str, take_over: bool) -> InboxItem | None:
+        with self.database.coordinate() as connection:
+            rows = connection.execute(CLAIM_NEXT, dict(sid=session_id, token=self.token, take_over=take_over))
+            return inbox.from_row(next((row for row in rows if row.claim == "admit"), None))

@@ -141,7 +141,7 @@ def build_services(
     except Exception:
         database.dispose()
         raise
-    claims: Claims = ClaimRegistry()
+    claims: Claims = ClaimRegistry(database)
     cluster = None
     if is_shared(database):
         local = notifier

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -11,7 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from .engine import WRITE_OPTION
+from .engine import WRITE_OPTION, coordination_engine
 
 INTERACTIONS = "tasksurface.interactions"
 """Where an append notes what it did to the open panel, until the transaction commits."""
@@ -33,6 +34,8 @@ class Database:
         self.on_reported: Callable[[], None] | None = None
         """Called after a commit that wrote webhook events (the delivery worker's bell)."""
         self._snapshot: ContextVar[so.Session | None] = ContextVar(f"snapshot-{id(self)}", default=None)
+        self._coordination: sa.Engine | None = None
+        self._coordination_lock = threading.Lock()
 
     @contextmanager
     def write(self) -> Iterator[so.Session]:
@@ -80,8 +83,23 @@ class Database:
                 finally:
                     self._snapshot.reset(token)
 
+    @contextmanager
+    def coordinate(self) -> Iterator[sa.Connection]:
+        """A connection on which each statement commits on its own, without waiting for the disk:
+        for coordination state shared by processes (PostgreSQL's claims on inbox rows), whose loss
+        in a crash of the database is harmless (`engine.coordination_engine` says why)."""
+        with self._coordination_lock:
+            if self._coordination is None:
+                self._coordination = coordination_engine(self.engine)
+            engine = self._coordination
+        with engine.connect() as connection:
+            yield connection
+
     def dispose(self) -> None:
         self.engine.dispose()
+        with self._coordination_lock:
+            if self._coordination is not None:
+                self._coordination.dispose()
 
 
 def utc(value: datetime) -> datetime:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
@@ -29,10 +28,26 @@ def enqueue(
     request_id: str | None = None,
     surface_id: TaskSurfaceId | None = None,
 ) -> InboxItem:
-    # Two statements built once, no unit of work: this runs on every message and every
-    # submission. The update takes the session's row lock and hands out the position.
-    position = run(db, q.NEXT_POSITION, sid=session_id).scalar_one() - 1
-    item = InboxItem(
+    # Built once, no unit of work: this runs on every message and every submission. Taking the
+    # position locks the session's row; PostgreSQL does it in the same statement as the insert.
+    values = dict(
+        id=item_id,
+        session_id=session_id,
+        message_id=message_id,
+        placement=placement,
+        source=source,
+        content={"blocks": content},
+        request_id=request_id,
+        surface_id=surface_id,
+        created_at=at,
+    )
+    if db.get_bind().dialect.name == "postgresql":
+        new = {"new_" + name: value for name, value in values.items()}
+        position = run(db, q.ENQUEUE_IN_ONE, **new, sid=session_id).scalar_one()
+    else:
+        position = run(db, q.NEXT_POSITION, sid=session_id).scalar_one() - 1
+        run(db, q.INSERT_ITEM, **values, position=position)
+    return InboxItem(
         id=item_id,
         session_id=session_id,
         position=position,
@@ -44,9 +59,6 @@ def enqueue(
         surface_id=surface_id,
         created_at=utc(at),
     )
-    columns = {field.name: getattr(item, field.name) for field in fields(InboxItem)}
-    run(db, q.INSERT_ITEM, **{**columns, "content": {"blocks": content}, "created_at": at})
-    return item
 
 
 def _to_item(row: Any) -> InboxItem:

@@ -79,6 +79,34 @@ HIDES = sa.select(
 
 # -- the inbox
 INSERT_ITEM = sa.insert(INBOX)
+_ENQUEUED = (
+    "id",
+    "session_id",
+    "message_id",
+    "placement",
+    "source",
+    "content",
+    "request_id",
+    "surface_id",
+    "created_at",
+)
+_NEW_POSITION = NEXT_POSITION.cte("new_position")
+ENQUEUE_IN_ONE = (
+    sa.insert(INBOX)
+    .add_cte(_NEW_POSITION)
+    .from_select(
+        [*_ENQUEUED, "position"],
+        sa.select(
+            *(sa.bindparam("new_" + name, type_=INBOX.c[name].type) for name in _ENQUEUED),
+            _NEW_POSITION.c.next_position - 1,
+        ),
+    )
+    .returning(INBOX.c.position)
+)
+"""PostgreSQL: the session's next position and the row, in one round trip (the update in the
+statement's first part takes the session's row lock, as `NEXT_POSITION` does on its own). The
+row's values are bound as `new_<column>`: an update given values named like its table's columns
+would set them."""
 _MINE = INBOX.c.session_id == sa.bindparam("sid")
 ITEMS = sa.select(INBOX).where(_MINE).order_by(INBOX.c.position)
 ADMISSION_ORDER = (INBOX.c.placement != "steering", INBOX.c.position)

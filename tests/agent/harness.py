@@ -244,7 +244,7 @@ def running(
     """Wire the real claims, runner, session service and journal as the app container does."""
     model = model or FakeModel()
     notifier = notifier or RecordingNotifier()
-    claims = HookedClaims()
+    claims = HookedClaims(database)
     journal = OutcomeJournal()
     pool = HookedRunnerPool(database, claims, model, ToolRegistry(tools), notifier, [journal], clock)
     sessions = SessionService(database, claims, notifier, pool.wake, now, [journal])

@@ -105,7 +105,7 @@ def test_calls_so_far_are_shown_at_most_every_interval_and_a_failing_sink_is_har
 @contextmanager
 def streaming_runner(database: Database, sink: RecordingSink) -> Iterator[SessionService]:
     notifier = OrderedNotifier(sink=sink)
-    claims = ClaimRegistry()
+    claims = ClaimRegistry(database)
     journal = OutcomeJournal()
     tools = ToolRegistry([ShowTaskSurface()])
     backend = ScriptedBackend(pause=0.001)

@@ -4,6 +4,7 @@ connection, claims every process sees, and fencing of a claim that passed to ano
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -138,8 +139,7 @@ def test_the_runners_look_claims_in_admission_order_and_passes_what_others_hold(
     elsewhere = DatabaseClaims(shared.database, "another-process")
 
     def look() -> str | None:
-        with shared.database.write() as db:
-            item = shared.claims.claim_next(db, sid, take_over=False)
+        item = shared.claims.claim_next(sid, take_over=False)
         return item.id if item else None
 
     with lease_elsewhere(shared, sid):  # this process's runner stays out of the way
@@ -170,8 +170,7 @@ def test_a_new_lease_holders_first_look_voids_the_claims_it_inherits_and_no_remo
         steering = shared.sessions.send(sid, "steering", placement="steering").item.id
 
         def look(take_over: bool) -> str | None:
-            with shared.database.write() as db:
-                item = heir.claim_next(db, sid, take_over)
+            item = heir.claim_next(sid, take_over)
             return item.id if item else None
 
         assert look(take_over=True) == steering
@@ -194,8 +193,8 @@ def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the
     assert shared.claims.try_claim(row, "admit")
     with lease_elsewhere(shared, sid):  # another process took the lease meanwhile ...
         heir = DatabaseClaims(shared.database, "new-holder")
-        with shared.database.write() as db:  # ... voided this process's claim (the session is paused)
-            assert heir.claim_next(db, sid, take_over=True) is None
+        # ... voided this process's claim (the session is paused)
+        assert heir.claim_next(sid, take_over=True) is None
         assert heir.try_claim(row, "admit")  # ... and took the row
         assert shared.runner._admit(sid, item) is None
     # No outcome here: the new holder reports the row's one outcome when it admits it.
@@ -315,3 +314,38 @@ def test_a_malformed_or_own_notice_is_ignored_and_a_good_one_applied() -> None:
         assert applied == [Change("s_a", 5, True, False)]
     finally:
         engine.dispose()
+
+
+def test_a_claim_is_one_statement_that_commits_alone_without_waiting_for_the_disk(shared: Services) -> None:
+    """A claim is coordination state (its row is the durable part): one round trip, no BEGIN or
+    COMMIT, no wait for a flush; every other write still waits for the disk."""
+    _, row = _queued_row(shared)
+    sent: list[tuple[str, bool, sa.Engine]] = []
+    here = threading.current_thread()
+
+    def note(conn: sa.Connection, _cursor: object, statement: str, *_rest: object) -> None:
+        if threading.current_thread() is not here:  # the process's own sweeper and feed
+            return
+        dbapi = conn.connection.dbapi_connection
+        sent.append((statement.split()[0].upper(), bool(getattr(dbapi, "autocommit", False)), conn.engine))
+
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", note)
+    try:
+        assert shared.claims.try_claim(row, "remove")
+    finally:
+        sa.event.remove(sa.engine.Engine, "before_cursor_execute", note)
+    [(kind, alone, engine)] = sent
+    assert (kind, alone) == ("UPDATE", True)
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+    with shared.database.write() as db:
+        assert db.connection().exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
+    seen_elsewhere = sa.create_engine(shared.database.engine.url)
+    try:
+        with seen_elsewhere.connect() as other:
+            claim = other.execute(sa.select(InboxRow.claim).where(InboxRow.id == row)).scalar()
+        assert claim == "remove"
+    finally:
+        seen_elsewhere.dispose()
+    shared.claims.release(row)
+    assert shared.claims.purpose(row) is None
