@@ -102,6 +102,13 @@ class Database:
                 self._coordination.dispose()
 
 
+def writes_in_one_statement(db: so.Session) -> bool:
+    """Whether two writes that belong together go to the database as one statement (PostgreSQL's
+    data-modifying `WITH`): a round trip saved on every append and enqueue. SQLite has no such
+    statement, and its statements cost no round trip."""
+    return db.get_bind().dialect.name == "postgresql"
+
+
 def utc(value: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything we store is UTC."""
     return value if value.tzinfo else value.replace(tzinfo=UTC)

@@ -10,7 +10,7 @@ import sqlalchemy.orm as so
 
 from ..domain.ids import InboxItemId, MessageId, SessionId, TaskSurfaceId
 from . import statements as q
-from .db import run, utc
+from .db import run, utc, writes_in_one_statement
 from .records import InboxItem
 from .tables import InboxRow, SessionRow
 
@@ -41,7 +41,7 @@ def enqueue(
         surface_id=surface_id,
         created_at=at,
     )
-    if db.get_bind().dialect.name == "postgresql":
+    if writes_in_one_statement(db):
         new = {"new_" + name: value for name, value in values.items()}
         position = run(db, q.ENQUEUE_IN_ONE, **new, sid=session_id).scalar_one()
     else:

@@ -19,7 +19,7 @@ from ..domain.turns import CONTEXT_KINDS, OPEN_ENDINGS, PASSING_KINDS
 from ..domain.webhook_events import reported, session_created
 from . import outbox
 from . import statements as q
-from .db import INTERACTIONS, SNAPSHOT_SESSIONS, run, utc
+from .db import INTERACTIONS, SNAPSHOT_SESSIONS, run, utc, writes_in_one_statement
 from .integrity import readable
 from .records import SessionInfo, projection_of
 from .tables import EventRow, SessionRow
@@ -143,9 +143,14 @@ def _append_to(
     # not refreshed by them: a fork's new row is never read again, and a rewind loads its row after.
     payload = dict(event.payload)
     logged = SessionEvent(head.seq + 1, event.kind, at, payload)
-    run(
-        db,
-        q.INSERT_EVENT,
+    folded = fold(head.projection, logged)
+    happened = interaction(head.projection, folded, logged)
+    if happened is not None:  # reported once the transaction commits (see Database.write)
+        db.info.setdefault(INTERACTIONS, []).append(happened)
+    asked = head.question
+    question = questions.fold(asked, logged)
+    active = folded.active
+    row = dict(
         session_id=session_id,
         seq=logged.seq,
         kind=event.kind,
@@ -155,16 +160,7 @@ def _append_to(
         message_id=_str_or_none(payload.get("messageId")),
         request_id=event.request_id,
     )
-    folded = fold(head.projection, logged)
-    happened = interaction(head.projection, folded, logged)
-    if happened is not None:  # reported once the transaction commits (see Database.write)
-        db.info.setdefault(INTERACTIONS, []).append(happened)
-    asked = head.question
-    question = questions.fold(asked, logged)
-    active = folded.active
-    run(
-        db,
-        q.ADVANCE,
+    advance = dict(
         sid=session_id,
         new_head=logged.seq,
         new_call=active.call_id if active else None,
@@ -172,6 +168,11 @@ def _append_to(
         new_result_seq=active.result_seq if active else None,
         new_question_seq=question.call_seq if question else None,
     )
+    if writes_in_one_statement(db):
+        run(db, q.APPEND_IN_ONE, **{"event_" + name: value for name, value in row.items()}, **advance)
+    else:
+        run(db, q.INSERT_EVENT, **row)
+        run(db, q.ADVANCE, **advance)
     if report and (news := reported(session_id, head.owner, logged, asked)) is not None:
         outbox.record(db, news, at)
     head.seq, head.projection, head.question = logged.seq, folded, question

@@ -42,6 +42,15 @@ NEXT_POSITION = (
 
 # -- the log
 INSERT_EVENT = sa.insert(EVENTS)
+_EVENT_COLUMNS = ("session_id", "seq", "kind", "at", "payload", "call_id", "message_id", "request_id")
+APPEND_IN_ONE = (
+    sa.insert(EVENTS)
+    .add_cte(ADVANCE.cte("advanced"))
+    .values({name: sa.bindparam("event_" + name, type_=EVENTS.c[name].type) for name in _EVENT_COLUMNS})
+)
+"""PostgreSQL: the event and the session row's new head in one round trip (the row is already
+locked by the append's read). The event's values are bound as `event_<column>`, apart from the
+update's own."""
 _OF_SESSION = EVENTS.c.session_id == sa.bindparam("sid")
 EVENT_AT = sa.select(EVENTS).where(_OF_SESSION, EVENTS.c.seq == sa.bindparam("seq"))
 EVENT_BY_REQUEST = sa.select(EVENTS).where(_OF_SESSION, EVENTS.c.request_id == sa.bindparam("rid"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+import sqlalchemy
 import sqlalchemy.exc
 
 from tasksurface.domain.events import NewEvent, tool_result
@@ -164,3 +165,30 @@ def test_fork_copies_history_up_to_a_seq_and_folds_it(database: Database) -> Non
         fork = log.get_session(db, fork_id)
         assert fork.projection.active is not None and fork.forked_from == sid
         assert log.get_session(db, sid).projection.active is None
+
+
+def test_an_append_reads_the_session_once_then_writes_in_one_statement_on_postgresql(
+    database: Database,
+) -> None:
+    """The event and the session's new head go together: one round trip on PostgreSQL, two
+    statements on SQLite (which has no data-modifying `WITH`); either way both land."""
+    sid = _session(database)
+    sent: list[str] = []
+    here = threading.current_thread()
+
+    def note(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        if threading.current_thread() is here:
+            sent.append(statement.split()[0].upper())
+
+    with database.write() as db:
+        sqlalchemy.event.listen(db.get_bind(), "before_cursor_execute", note)
+        try:
+            log.append(db, sid, _surface_result("call-000001", "surface-0001"), now())
+        finally:
+            sqlalchemy.event.remove(db.get_bind(), "before_cursor_execute", note)
+        postgres = db.get_bind().dialect.name == "postgresql"
+    assert sent == (["SELECT", "WITH"] if postgres else ["SELECT", "INSERT", "UPDATE"])
+    with database.read() as db:
+        session = log.get_session(db, sid)
+        assert session.head_seq == 1 and session.projection.active is not None
+        assert [e.seq for e in log.events_after(db, sid, 0)] == [1]
