@@ -1,11 +1,15 @@
-"""Script bundles: one behaviour per source file under `static/js`, one request per page.
+"""Script bundles and stylesheets: files a browser keeps for good, one request each per page.
 
-A bundle's URL names a hash of its content, so a browser may keep it for good and a changed file
-is simply a new URL. A bundle is built once per process: its comments and spare whitespace
-removed (rjsmin, which only drops what cannot change meaning) and compressed once at brotli's
-best, so a page's scripts cost neither bytes nor a compression per request. In debug mode the
-files are read again on every request. The one script that must run before any file can arrive
-(connect.js) is put in the page itself, and the content security policy allows it by its hash.
+Scripts: one behaviour per source file under `static/js`, joined into one bundle per page part.
+Stylesheets: the page's (`static/css/app.css`) and the workspaces' (loaded where one shows).
+An asset's URL names a hash of its content, so a browser may keep it for good and a changed file
+is simply a new URL: a returning visitor's page asks for none of them, not even to revalidate
+(the stylesheet blocks the first paint, so a revalidation would hold every page view). Each is
+built once per process: a bundle's comments and spare whitespace removed (rjsmin, which only
+drops what cannot change meaning), then compressed once at brotli's best, so a page's files cost
+neither bytes nor a compression per request. In debug mode the files are read again on every
+request. The one script that must run before any file can arrive (connect.js) is put in the page
+itself, and the content security policy allows it by its hash.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import brotli
@@ -48,6 +53,12 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     # Loaded only in a page framed by a listed site: talks to that site with postMessage.
     "embed": ("embed_frame.js",),
 }
+STYLESHEETS: dict[str, str] = {
+    # In every page's head: the one file that blocks the first paint.
+    "app": "app.css",
+    # Linked by the pages that show a workspace, or by workspace_loader.js when one appears.
+    "workspaces": "workspaces.css",
+}
 FOREVER = "public, max-age=31536000, immutable"
 INLINE = ("connect.js",)
 """Scripts that run inside the page as it is parsed, before any file could arrive: the chat page's
@@ -57,28 +68,45 @@ bp = Blueprint("assets", __name__)
 
 
 @dataclass(frozen=True)
-class Bundle:
+class Asset:
     digest: str
     body: bytes
-    brotli: bytes
-    """`body` compressed once, for every browser that accepts it."""
+
+    @cached_property
+    def brotli(self) -> bytes:
+        """`body` compressed once, for every browser that accepts it (first asked for, not at
+        build: in debug mode every page builds its assets again, and a page only names them)."""
+        compressed: bytes = brotli.compress(self.body, quality=11)
+        return compressed
 
 
-class Bundles:
-    def __init__(self, folder: Path, reload: bool) -> None:
-        self.folder = folder
+KINDS = {"js": "text/javascript", "css": "text/css"}
+
+
+class Assets:
+    """The script bundles (`js`) and stylesheets (`css`) under the static folder."""
+
+    def __init__(self, static: Path, reload: bool) -> None:
+        self.static = static
         self.reload = reload
-        self._built: dict[str, Bundle] = {}
+        self._built: dict[tuple[str, str], Asset] = {}
 
-    def get(self, name: str) -> Bundle:
-        if self.reload or name not in self._built:
-            self._built[name] = self._build(name)
-        return self._built[name]
+    def known(self, kind: str, name: str) -> bool:
+        return name in (BUNDLES if kind == "js" else STYLESHEETS)
 
-    def _build(self, name: str) -> Bundle:
-        parts = [(self.folder / file).read_text(encoding="utf-8") for file in BUNDLES[name]]
-        body = rjsmin.jsmin("\n".join(parts)).encode()
-        return Bundle(hashlib.sha256(body).hexdigest()[:16], body, brotli.compress(body, quality=11))
+    def get(self, kind: str, name: str) -> Asset:
+        key = (kind, name)
+        if self.reload or key not in self._built:
+            self._built[key] = self._build(kind, name)
+        return self._built[key]
+
+    def _build(self, kind: str, name: str) -> Asset:
+        if kind == "js":
+            parts = [(self.static / "js" / file).read_text(encoding="utf-8") for file in BUNDLES[name]]
+            body = rjsmin.jsmin("\n".join(parts)).encode()
+        else:
+            body = (self.static / "css" / STYLESHEETS[name]).read_bytes()
+        return Asset(hashlib.sha256(body).hexdigest()[:16], body)
 
 
 @dataclass(frozen=True)
@@ -109,24 +137,29 @@ def script_sources(app: Flask) -> list[str]:
     return [script.source for script in found.values()]
 
 
-def _bundles() -> Bundles:
-    found: Bundles = current_app.extensions["tasksurface.assets"]
+def _assets() -> Assets:
+    found: Assets = current_app.extensions["tasksurface.assets"]
     return found
 
 
 def bundle_url(name: str) -> str:
-    return url_for("assets.bundle", name=name, digest=_bundles().get(name).digest)
+    return url_for("assets.asset", name=name, digest=_assets().get("js", name).digest, kind="js")
 
 
-@bp.get("/assets/<name>.<digest>.js")
-def bundle(name: str, digest: str) -> Response:
-    if name not in BUNDLES:
-        return Response("no such bundle", status=404, mimetype="text/plain")
-    built = _bundles().get(name)
+def stylesheet_url(name: str) -> str:
+    return url_for("assets.asset", name=name, digest=_assets().get("css", name).digest, kind="css")
+
+
+@bp.get("/assets/<name>.<digest>.<any(js, css):kind>")
+def asset(name: str, digest: str, kind: str) -> Response:
+    assets = _assets()
+    if not assets.known(kind, name):
+        return Response("no such file", status=404, mimetype="text/plain")
+    built = assets.get(kind, name)
     if request.accept_encodings["br"]:  # already compressed: the compression layer leaves it be
-        response = Response(built.brotli, mimetype="text/javascript", headers={"Content-Encoding": "br"})
+        response = Response(built.brotli, mimetype=KINDS[kind], headers={"Content-Encoding": "br"})
     else:
-        response = Response(built.body, mimetype="text/javascript")
+        response = Response(built.body, mimetype=KINDS[kind])
     response.vary.add("Accept-Encoding")
     # A page from before a deploy asks for the old digest: it gets today's files, not kept.
     response.headers["Cache-Control"] = FOREVER if digest == built.digest else "no-cache"
@@ -134,9 +167,10 @@ def bundle(name: str, digest: str) -> Response:
 
 
 def init_assets(app: Flask) -> None:
-    folder = Path(app.static_folder or "") / "js"
-    app.extensions["tasksurface.assets"] = Bundles(folder, reload=app.debug)
-    app.extensions["tasksurface.inline_scripts"] = inline_scripts(folder)
+    static = Path(app.static_folder or "")
+    app.extensions["tasksurface.assets"] = Assets(static, reload=app.debug)
+    app.extensions["tasksurface.inline_scripts"] = inline_scripts(static / "js")
     app.register_blueprint(bp)
     app.jinja_env.globals["bundle_url"] = bundle_url
+    app.jinja_env.globals["stylesheet_url"] = stylesheet_url
     app.jinja_env.globals["inline_script"] = inline_script

@@ -1,4 +1,5 @@
-"""The page's behaviours travel as one bundle, named by its content, in one request."""
+"""The page's behaviours travel as one bundle and its stylesheet as one file, each named by its
+content, so a returning visitor's browser asks for neither."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import brotli
 
 from ..support import Api
 
-JS = Path(__file__).resolve().parents[2] / "static" / "js"
+STATIC = Path(__file__).resolve().parents[2] / "static"
+JS = STATIC / "js"
+FOREVER = "public, max-age=31536000, immutable"
 
 
 def _script_urls(api: Api, sid: str) -> list[str]:
@@ -28,7 +31,7 @@ def test_the_session_page_loads_its_behaviours_as_one_hashed_bundle(api: Api) ->
     response = api.get(bundles[0])
     assert response.status_code == 200
     assert response.headers["Content-Type"].startswith("text/javascript")
-    assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert response.headers["Cache-Control"] == FOREVER
     body = response.text
     for name in ("page.js", "drafts.js", "dock.js", "question.js", "live.js", "order_drag.js"):
         assert _first_statement(name) in body, name
@@ -64,3 +67,39 @@ def test_an_old_bundle_url_gets_todays_files_without_being_kept(api: Api) -> Non
     assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-cache"
     assert stale.text == api.get(current).text
     assert api.get("/assets/nothing.0000000000000000.js").status_code == 404
+
+
+def _stylesheet_urls(api: Api, path: str) -> list[str]:
+    page = api.get(path)
+    assert page.status_code == 200
+    return re.findall(r'<link rel="stylesheet" href="([^"]+)"', page.text)
+
+
+def test_every_page_links_its_stylesheet_by_content_and_a_browser_keeps_it(api: Api) -> None:
+    sid = api.create_session()
+    for path in ("/", f"/sessions/{sid}"):
+        urls = _stylesheet_urls(api, path)
+        assert len(urls) == 1 and re.fullmatch(r"/assets/app\.[0-9a-f]{16}\.css", urls[0]), urls
+    url = _stylesheet_urls(api, "/")[0]
+    plain = api.get(url, headers={"Accept-Encoding": "identity"})
+    assert plain.status_code == 200 and plain.headers["Content-Type"].startswith("text/css")
+    assert plain.headers["Cache-Control"] == FOREVER and "Accept-Encoding" in plain.headers["Vary"]
+    assert plain.content == (STATIC / "css" / "app.css").read_bytes()
+    compressed = api.get(url, headers={"Accept-Encoding": "br"}, stream=True)
+    assert compressed.headers["Content-Encoding"] == "br"
+    raw = compressed.raw.read()
+    assert len(raw) < 0.3 * len(plain.content) and brotli.decompress(raw) == plain.content
+    # The page's policy still allows stylesheets from this host only, and this is one.
+    assert "style-src 'self';" in api.get("/").headers["Content-Security-Policy"]
+
+
+def test_a_page_from_before_a_deploy_gets_todays_stylesheet_without_keeping_it(api: Api) -> None:
+    current = _stylesheet_urls(api, "/")[0]
+    stale = api.get("/assets/app.0000000000000000.css")
+    assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-cache"
+    assert stale.content == api.get(current).content
+    assert api.get("/assets/nothing.0000000000000000.css").status_code == 404
+    assert api.get("/assets/app.0000000000000000.png").status_code == 404
+    # A stylesheet is not a script: the names of the two kinds do not cross.
+    assert api.get("/assets/app.0000000000000000.js").status_code == 404
+    assert api.get("/assets/session.0000000000000000.css").status_code == 404

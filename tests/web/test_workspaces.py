@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +103,8 @@ def test_cards_show_their_images_and_attribution_and_never_a_model_url(api: Api)
     link = '<a href="https://example.org/x13" rel="noopener noreferrer nofollow" target="_blank"'
     assert link + ' class="image-source">' in dock
     assert 'src="https://' not in dock
-    assert '<link rel="stylesheet" href="/static/css/workspaces.css" data-workspaces-css>' in page
+    stylesheet = r'<link rel="stylesheet" href="/assets/workspaces\.[0-9a-f]{16}\.css" data-workspaces-css>'
+    assert re.search(stylesheet, page)
 
 
 def test_only_the_configured_tile_host_joins_the_image_policy(api: Api) -> None:
