@@ -86,18 +86,25 @@
   };
 
   // A missing or broken image keeps its card and its selection: its alt text takes its place.
+  function showAlt(img) {
+    const missing = document.createElement("span");
+    missing.className = "image-missing";
+    missing.textContent = img.alt;
+    img.replaceWith(missing);
+  }
+
   document.addEventListener(
     "error",
     (event) => {
       const img = event.target;
-      if (!(img instanceof HTMLImageElement) || !img.hasAttribute("data-media-image")) return;
-      const missing = document.createElement("span");
-      missing.className = "image-missing";
-      missing.textContent = img.alt;
-      img.replaceWith(missing);
+      if (img instanceof HTMLImageElement && img.hasAttribute("data-media-image")) showAlt(img);
     },
     true,
   );
+  // This script is deferred, so an image may have failed before the listener above existed.
+  $$("img[data-media-image]")
+    .filter((img) => img.complete && img.naturalWidth === 0)
+    .forEach(showAlt);
 
   new MutationObserver(scan).observe(document.body, { childList: true, subtree: true });
   scan();

@@ -223,10 +223,32 @@ def test_a_workspace_that_throws_stays_inside_its_panel(browser: WebDriver, live
     page.wait_for_agent_text("You said: still here")
 
 
-def test_a_missing_image_keeps_its_card_and_selection(browser: WebDriver, live_server: LiveServer) -> None:
+IMAGE_FAILED = "return [...document.images].some((img) => img.complete && img.naturalWidth === 0)"
+
+
+@pytest.mark.parametrize("script_last", [False, True], ids=["as-it-comes", "image-failed-before-the-script"])
+def test_a_missing_image_keeps_its_card_and_selection(
+    browser: WebDriver, live_server: LiveServer, script_last: bool
+) -> None:
     model = copy.deepcopy(COMPARE_CARDS)
     model["fields"][0]["candidates"][0]["image"] = {"path": "nowhere/aero.png", "alt": "Aero 13, closed"}
-    _open(browser, live_server, "", model)
+    if not script_last:
+        _open(browser, live_server, "", model)
+    else:  # hold the page script back until the image has failed, then let it run
+        api = Api(live_server.url)
+        sid = api.create_session()
+        api.show_model(sid, model)
+        browse_as(browser, api)
+        browser.execute_cdp_cmd("Network.enable", {})
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/assets/session.*"]})
+        browser.get(f"{live_server.url}/sessions/{sid}")
+        wait_until(browser, lambda d: d.execute_script(IMAGE_FAILED))
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        browser.execute_script(
+            "const late = document.createElement('script');"
+            "late.src = document.querySelector('script[src*=\"/assets/session.\"]').src;"
+            "document.body.append(late);"
+        )
     missing = wait_until(
         browser,
         lambda d: d.find_element(
