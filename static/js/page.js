@@ -42,6 +42,19 @@
   }
 
   const listeners = [];
+  // Until every deferred script of the page has run, what was dispatched is kept: a behaviour in
+  // a later script (the embedded page's) still hears every message from the first, in order.
+  const navigation = performance.getEntriesByType("navigation")[0];
+  let dispatched = navigation && navigation.domContentLoadedEventStart === 0 ? [] : null;
+  if (dispatched) document.addEventListener("DOMContentLoaded", () => (dispatched = null), { once: true });
+
+  function deliver(listener, message) {
+    try {
+      listener(message);
+    } catch (error) {
+      console.error(error);
+    }
+  }
 
   window.TaskSurfacePage = {
     body,
@@ -61,16 +74,12 @@
     // Each behaviour takes the pushed messages it cares about, in the order the files load.
     onMessage(listener) {
       listeners.push(listener);
+      if (dispatched) dispatched.forEach((message) => deliver(listener, message));
     },
     // One behaviour's failure stays its own: the others still see the message.
     dispatch(message) {
-      listeners.forEach((listener) => {
-        try {
-          listener(message);
-        } catch (error) {
-          console.error(error);
-        }
-      });
+      if (dispatched) dispatched.push(message);
+      listeners.forEach((listener) => deliver(listener, message));
     },
   };
 })();
