@@ -57,6 +57,17 @@ class ChatPage:
             self.driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "true"
         )
 
+    def pause_agent(self, api: Api, session_id: str) -> None:
+        """Pause the agent and wait until the page shows it: the queue bar that appears moves the
+        dock, so a click aimed before it appears could land where the button no longer is."""
+        api.pause(session_id)
+        wait_until(
+            self.driver,
+            lambda d: (
+                d.find_element(By.CSS_SELECTOR, "#queue input[name=paused]").get_attribute("value") == "false"
+            ),
+        )
+
     def say(self, text: str) -> None:
         composer = self.driver.find_element(By.ID, "composer-text")
         composer.send_keys(text)

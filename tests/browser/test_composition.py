@@ -35,7 +35,7 @@ def test_queued_then_discarded_by_removing_the_row_gives_the_draft_back(
     browser: WebDriver, live_server: LiveServer
 ) -> None:
     api, sid, page = open_panel(browser, live_server.url, "plan")
-    api.pause(sid)
+    page.pause_agent(api, sid)
     page.field("constraints").find_element(By.TAG_NAME, "textarea").send_keys("keep me")
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
     wait_until(browser, lambda d: _phase(d) == "queued" and not _submit_enabled(d))
@@ -53,7 +53,7 @@ def test_queued_then_discarded_by_removing_the_row_gives_the_draft_back(
 
 def test_resuming_hands_off_with_no_editable_moment(browser: WebDriver, live_server: LiveServer) -> None:
     api, sid, page = open_panel(browser, live_server.url, "plan")
-    api.pause(sid)
+    page.pause_agent(api, sid)
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
     wait_until(browser, lambda d: _phase(d) == "queued")
     # Record every state the dock goes through until it closes.
@@ -93,8 +93,8 @@ def test_a_double_click_on_submit_makes_one_message(browser: WebDriver, live_ser
 
 
 def test_forbidden_queue_actions_leave_the_row_alone(browser: WebDriver, live_server: LiveServer) -> None:
-    api, sid, _ = open_panel(browser, live_server.url, "plan")
-    api.pause(sid)
+    api, sid, page = open_panel(browser, live_server.url, "plan")
+    page.pause_agent(api, sid)
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
     wait_until(browser, lambda d: _phase(d) == "queued")
     [row] = api.queue(sid)

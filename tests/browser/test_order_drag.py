@@ -149,8 +149,8 @@ def test_a_click_moves_nothing_and_escape_puts_the_item_back(
 
 
 def test_nothing_drags_while_a_submission_is_pending(browser: WebDriver, live_server: LiveServer) -> None:
-    api, sid, _ = _open(browser, live_server)
-    api.pause(sid)  # the submission stays queued
+    api, sid, page = _open(browser, live_server)
+    page.pause_agent(api, sid)  # the submission stays queued
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
     wait_until(
         browser,

@@ -150,7 +150,7 @@ def test_actions_are_sent_withdrawn_and_the_panel_stays_open(
     wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".action-receipt.receipt-accepted"))
     page.wait_for_agent_text("On it; the panel stays open.")
     assert browser.find_element(By.ID, "task-surface-dock").is_displayed()
-    api.pause(sid)
+    page.pause_agent(api, sid)
     # By keyboard: a key goes to the focused box wherever a late layout moves it; a click could miss.
     steer = browser.find_element(By.CSS_SELECTOR, "input[name=_steer]")
     browser.execute_script("arguments[0].focus()", steer)
