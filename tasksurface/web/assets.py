@@ -45,8 +45,10 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "order_drag.js",
         "attention.js",
         "workspace_loader.js",
+        "theme.js",  # the chat page's head loads no file of its own: its theme switch is here
     ),
-    # In every page's head, loaded without blocking it: the theme switch.
+    # In the head of every page but the chat page (whose bundle has it), loaded without blocking
+    # it: the theme switch.
     "head": ("theme.js",),
     # Loaded by workspace_loader.js only on pages that show a workspace.
     "workspaces": ("comparison.js", "dashboard.js", "itinerary.js"),

@@ -15,25 +15,24 @@ JS = STATIC / "js"
 FOREVER = "public, max-age=31536000, immutable"
 
 
-def _script_urls(api: Api, sid: str) -> list[str]:
-    page = api.get(f"/sessions/{sid}")
+def _script_urls(api: Api, path: str) -> list[str]:
+    page = api.get(path)
     assert page.status_code == 200
     return re.findall(r'<script src="([^"]+)"', page.text)
 
 
 def test_the_session_page_loads_its_behaviours_as_one_hashed_bundle(api: Api) -> None:
     sid = api.create_session()
-    urls = _script_urls(api, sid)
-    assert re.fullmatch(r"/assets/head\.[0-9a-f]{16}\.js", urls[0])  # the theme switch
-    bundles = [u for u in urls if u.startswith("/assets/session.")]
-    assert len(urls) == 2 and len(bundles) == 1
-    assert re.fullmatch(r"/assets/session\.[0-9a-f]{16}\.js", bundles[0])
-    response = api.get(bundles[0])
+    urls = _script_urls(api, f"/sessions/{sid}")
+    # One file in all: the theme switch travels in the bundle, not in a file of its own.
+    assert len(urls) == 1
+    assert re.fullmatch(r"/assets/session\.[0-9a-f]{16}\.js", urls[0])
+    response = api.get(urls[0])
     assert response.status_code == 200
     assert response.headers["Content-Type"].startswith("text/javascript")
     assert response.headers["Cache-Control"] == FOREVER
     body = response.text
-    for name in ("page.js", "drafts.js", "dock.js", "question.js", "live.js", "order_drag.js"):
+    for name in ("page.js", "drafts.js", "dock.js", "question.js", "live.js", "order_drag.js", "theme.js"):
         assert _first_statement(name) in body, name
     # The bus comes first: every other behaviour reads it when it loads.
     assert body.index("window.TaskSurfacePage={") < body.index("page.drafts={")
@@ -47,8 +46,8 @@ def _first_statement(name: str) -> str:
 
 
 def test_a_bundle_travels_without_comments_and_compressed_once(api: Api) -> None:
-    sid = api.create_session()
-    head = _script_urls(api, sid)[0]
+    [head] = _script_urls(api, "/")  # a page other than the chat page: the theme switch alone
+    assert re.fullmatch(r"/assets/head\.[0-9a-f]{16}\.js", head)
     plain = api.get(head, headers={"Accept-Encoding": "identity"})
     assert "Content-Encoding" not in plain.headers and "Accept-Encoding" in plain.headers["Vary"]
     source = (JS / "theme.js").read_text()
@@ -62,7 +61,7 @@ def test_a_bundle_travels_without_comments_and_compressed_once(api: Api) -> None
 
 def test_an_old_bundle_url_gets_todays_files_without_being_kept(api: Api) -> None:
     sid = api.create_session()
-    current = next(u for u in _script_urls(api, sid) if u.startswith("/assets/session."))
+    current = next(u for u in _script_urls(api, f"/sessions/{sid}") if u.startswith("/assets/session."))
     stale = api.get("/assets/session.0000000000000000.js")
     assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-cache"
     assert stale.text == api.get(current).text
