@@ -8,7 +8,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from ..conftest import LiveServer
-from .pages import wait_until
+from .pages import open_panel, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -65,3 +65,16 @@ def test_without_script_the_switch_is_not_offered(browser: WebDriver, live_serve
     browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     browser.get(live_server.url + "/")
     assert not browser.find_element(By.ID, "theme-toggle").is_displayed()
+
+
+def test_the_chat_page_offers_the_switch_from_its_bundle(browser: WebDriver, live_server: LiveServer) -> None:
+    api, sid, page = open_panel(browser, live_server.url, "plan")
+    toggle = wait_until(browser, lambda d: d.find_element(By.ID, "theme-toggle"))
+    assert toggle.is_displayed() and toggle.text == "Theme: auto"
+    toggle.send_keys(Keys.ENTER)  # auto → light
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "light"
+    assert browser.get_cookie("ts-theme")["value"] == "light"  # type: ignore[index]
+    page.open(sid)
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "light"
+    assert browser.find_element(By.ID, "theme-toggle").text == "Theme: light"
+    api.http.close()
