@@ -31,7 +31,10 @@
 
   const start = saved();
   apply(start);
-  if (!document.cookie.split("; ").includes("ts-theme=" + start)) remember(start); // kept from before
+  // The cookie as the server saw it with this page (data-theme-kept): reading document.cookie here
+  // would be a synchronous call to the browser while the page starts. A choice kept only in this
+  // browser (from before the cookie) is sent from now on.
+  if (root.dataset.themeKept !== start) remember(start);
 
   // Loaded without blocking the page, so the page may be whole already.
   function mountToggle() {

@@ -23,5 +23,13 @@ def starting_theme() -> str | None:
     return kept if kept in CHOSEN else None
 
 
+def kept_theme() -> str | None:
+    """The theme cookie as this request carried it, if it names a theme: the script compares its
+    own record with it instead of reading `document.cookie`, a synchronous call to the browser
+    that costs milliseconds while the page starts."""
+    kept = request.cookies.get(THEME_COOKIE, "")
+    return kept if kept in CHOSEN | {"auto"} else None
+
+
 def init_theme(app: Flask) -> None:
-    app.context_processor(lambda: {"page_theme": starting_theme()})
+    app.context_processor(lambda: {"page_theme": starting_theme(), "theme_kept": kept_theme()})

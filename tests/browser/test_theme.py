@@ -78,3 +78,45 @@ def test_the_chat_page_offers_the_switch_from_its_bundle(browser: WebDriver, liv
     assert browser.execute_script("return document.documentElement.dataset.theme") == "light"
     assert browser.find_element(By.ID, "theme-toggle").text == "Theme: light"
     api.http.close()
+
+
+# Counts reads and writes of document.cookie by the page's own scripts.
+COUNT_COOKIE_USE = """
+window.__cookie = { reads: 0, writes: [] };
+const native = Object.getOwnPropertyDescriptor(Document.prototype, "cookie");
+Object.defineProperty(Document.prototype, "cookie", {
+  configurable: true,
+  get() { window.__cookie.reads += 1; return native.get.call(this); },
+  set(value) { window.__cookie.writes.push(String(value).split(";")[0]); native.set.call(this, value); },
+});
+"""
+
+
+def test_the_chat_page_starts_without_reading_the_cookie(browser: WebDriver, live_server: LiveServer) -> None:
+    """Reading document.cookie is a synchronous call to the browser, milliseconds while the page
+    starts: the page knows from the server which theme cookie it came with, and writes the cookie
+    only when the browser's own record differs."""
+    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_COOKIE_USE})
+    api, sid, page = open_panel(browser, live_server.url, "plan")
+    page.wait_live()
+    first = browser.execute_script("return window.__cookie")
+    assert first == {"reads": 0, "writes": ["ts-theme=auto"]}  # no cookie yet: the choice is sent
+    page.open(sid)
+    page.wait_live()
+    assert browser.execute_script("return window.__cookie") == {"reads": 0, "writes": []}
+    browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    api.http.close()
+
+
+def test_a_theme_kept_only_in_this_browser_is_sent_from_then_on(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    browser.get(live_server.url + "/")
+    browser.execute_script("localStorage.setItem('ts-theme', 'dark')")
+    browser.delete_cookie("ts-theme")
+    browser.refresh()
+    wait_until(browser, lambda d: d.find_element(By.ID, "theme-toggle").text == "Theme: dark")
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
+    assert browser.get_cookie("ts-theme")["value"] == "dark"  # type: ignore[index]
+    browser.refresh()  # now the server knows it: the page arrives dark, with nothing to send
+    assert browser.execute_script("return document.documentElement.dataset.themeKept") == "dark"
