@@ -10,8 +10,9 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Flask, current_app, redirect, request
-from flask_babel import Babel, get_locale, gettext
+from babel.support import NullTranslations
+from flask import Flask, current_app, has_request_context, redirect, request
+from flask_babel import Babel, get_locale, get_translations, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 LANGUAGES = {"en": "English", "zh": "简体中文"}
@@ -146,9 +147,35 @@ def compiled_catalogs(instance: Path) -> Path:
     return target
 
 
+_TRANSLATIONS = "tasksurface.translations"
+
+
+def request_translations() -> NullTranslations:
+    """The catalog of this request's language, looked up once per request: Flask-Babel resolves the
+    context, domain and locale again on every call, and a chat page makes over a hundred. A
+    request has one language (a message built per language gets a request of its own), so the
+    first answer holds for the rest of it."""
+    if not has_request_context():
+        outside: NullTranslations = get_translations()
+        return outside
+    environ = request.environ
+    found: NullTranslations | None = environ.get(_TRANSLATIONS)
+    if found is None:
+        found = environ[_TRANSLATIONS] = get_translations()
+    return found
+
+
 def init_i18n(app: Flask, instance: Path) -> None:
     Babel(
         app, locale_selector=select_locale, default_translation_directories=str(compiled_catalogs(instance))
+    )
+    # Templates translate through the request's own catalog (the same calls Flask-Babel installs).
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: request_translations().ugettext(s),
+        ngettext=lambda s, p, n: request_translations().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: request_translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: request_translations().unpgettext(c, s, p, n),
     )
     app.add_url_rule("/language", "language", _switch_language, methods=["POST"])
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from flask import Flask
+
+from tasksurface.web.i18n import request_translations
+
 from ..support import Api
 
 
@@ -75,3 +79,14 @@ def test_the_page_script_gets_its_chrome_in_the_page_language(api: Api) -> None:
         '"Reconnecting…": "Reconnecting…"' in english
         or '"Reconnecting\\u2026": "Reconnecting\\u2026"' in english
     )
+
+
+def test_a_request_looks_up_its_catalog_once_and_each_request_its_own(app: Flask) -> None:
+    """Templates translate through the request's catalog, found on its first use: one process
+    serves English and Chinese requests in turn, and each keeps its own."""
+    for language, send in (("zh", "发送"), ("en", "Send"), ("zh", "发送")):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            catalog = request_translations()
+            assert request_translations() is catalog
+            assert catalog.ugettext("Send") == send
+            assert app.jinja_env.from_string("{{ _('Send') }}").render() == send
