@@ -12,14 +12,15 @@ from flask import Flask, request, session
 THEME_COOKIE = "ts-theme"
 CHOSEN = frozenset({"light", "dark"})
 """The themes that need an attribute; `auto` is the stylesheet's own media query."""
+THEMES = CHOSEN | {"auto"}
 
 
 def starting_theme() -> str | None:
     """`light` or `dark` when something chose one, else None (the system decides)."""
     asked = session.get("embed_theme") if "embed_theme" in session else None
-    if isinstance(asked, str) and asked in CHOSEN | {"auto"}:
+    if isinstance(asked, str) and asked in THEMES:
         return asked if asked in CHOSEN else None
-    kept = request.cookies.get(THEME_COOKIE, "")
+    kept = kept_theme()
     return kept if kept in CHOSEN else None
 
 
@@ -28,7 +29,7 @@ def kept_theme() -> str | None:
     own record with it instead of reading `document.cookie`, a synchronous call to the browser
     that costs milliseconds while the page starts."""
     kept = request.cookies.get(THEME_COOKIE, "")
-    return kept if kept in CHOSEN | {"auto"} else None
+    return kept if kept in THEMES else None
 
 
 def init_theme(app: Flask) -> None:
