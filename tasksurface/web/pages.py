@@ -19,6 +19,7 @@ from . import views
 from .body import optional_int
 from .embed import note_created
 from .security import current_identity, owned
+from .streamed_page import streamed_page
 
 bp = Blueprint("pages", __name__)
 
@@ -45,12 +46,17 @@ def new_session() -> BaseResponse:
 
 
 @bp.get("/sessions/<sid>")
-def session(sid: str) -> str:
-    with services().database.snapshot():  # the page's many reads see one state, in one transaction
-        return _session_page(owned(sid))
+def session(sid: str) -> Response:
+    # The page's many reads see one state, in one transaction; its head leaves before its body.
+    return streamed_page(services().database.snapshot(), "session.html", lambda: _session_context(owned(sid)))
 
 
-def _session_page(
+def _session_page(session_id: ids.SessionId, **changes: Any) -> str:
+    """The chat page drawn whole: the answer to a plain-form post that did not go through."""
+    return render_template("session.html", **_session_context(session_id, **changes))
+
+
+def _session_context(
     session_id: ids.SessionId,
     *,
     values: Values | None = None,
@@ -59,7 +65,7 @@ def _session_page(
     submission_id: str | None = None,
     answer_text: str = "",
     answer_problem: str | None = None,
-) -> str:
+) -> dict[str, Any]:
     svc = services()
     info = svc.sessions.get(session_id)
     before = request.args.get("before")
@@ -84,12 +90,11 @@ def _session_page(
         if question
         else None
     )
-    return render_template(
-        "session.html",
+    return dict(
         question=views.render_question(question_view),
         taken_over=question is not None,
         info=info,
-        events=views.render_events(svc, session_id, events),
+        events=views.drawn_events(svc, session_id, events),
         head_seq=info.head_seq,
         last_seq=last_seq,
         socket_path=f"/ws/sessions/{session_id}?after={last_seq}",  # opened by connect.js

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,6 +189,14 @@ def _expired(services: Services, event: SessionEvent, presentation: object) -> P
     if payload.get("name") != TOOL_NAME or payload.get("ok") is not True:
         return None
     return expiry(payload.get("meta"), services.surfaces.limits)
+
+
+def drawn_events(
+    services: Services, session_id: SessionId, events: Sequence[SessionEvent]
+) -> Iterator[Markup]:
+    """The rows drawn as the page's template reaches them (after the head has been sent)."""
+    states = services.surfaces.row_states(session_id, events)
+    return (render_event(services, e, states, session_id) for e in events)
 
 
 def render_events(services: Services, session_id: SessionId, events: Sequence[SessionEvent]) -> list[Markup]:
