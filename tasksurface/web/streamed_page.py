@@ -18,15 +18,13 @@ from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
 import brotli
-from flask import Response, request, stream_template, stream_with_context
+from flask import Response, current_app, request, stream_template, stream_with_context
 from flask_babel import gettext
 from markupsafe import escape
 
 logger = logging.getLogger(__name__)
 
 HEAD_END = "</head>"
-PAGE_QUALITY = 4
-"""Brotli quality for pages made per request: most of the size gain, little of the cost."""
 
 
 def streamed_page(
@@ -88,14 +86,16 @@ def _encoding() -> str:
 
 
 def _encoded(parts: Iterator[str], encoding: str) -> Iterator[bytes]:
-    """Each part compressed and flushed, so the browser can read the head before the body exists."""
+    """Each part compressed and flushed, so the browser can read the head before the body exists;
+    at the levels Flask-Compress uses for every other response."""
+    config = current_app.config
     if encoding == "br":
-        compressor = brotli.Compressor(quality=PAGE_QUALITY)
+        compressor = brotli.Compressor(quality=config["COMPRESS_BR_LEVEL"])
         for part in parts:
             yield compressor.process(part.encode()) + compressor.flush()
         yield compressor.finish()
     elif encoding == "gzip":
-        gzip = zlib.compressobj(6, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+        gzip = zlib.compressobj(config["COMPRESS_LEVEL"], zlib.DEFLATED, zlib.MAX_WBITS | 16)
         for part in parts:
             yield gzip.compress(part.encode()) + gzip.flush(zlib.Z_SYNC_FLUSH)
         yield gzip.flush()

@@ -200,8 +200,7 @@ def drawn_events(
 
 
 def render_events(services: Services, session_id: SessionId, events: Sequence[SessionEvent]) -> list[Markup]:
-    states = services.surfaces.row_states(session_id, events)
-    return [render_event(services, e, states, session_id) for e in events]
+    return list(drawn_events(services, session_id, events))
 
 
 def render_queue(items: Sequence[QueuedMessage], session_id: SessionId, paused: bool) -> Markup:
