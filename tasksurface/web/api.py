@@ -49,9 +49,7 @@ def read_session(sid: str) -> Response:
             "forkedFrom": info.forked_from,
             "forkedAtSeq": info.forked_at_seq,
             "taskSurface": state.to_wire(),
-            "question": question.to_wire()
-            if (question := services().questions.open_question(info.id))
-            else None,
+            "question": question.to_wire() if question else None,
         }
     )
 

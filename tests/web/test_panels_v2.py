@@ -35,6 +35,16 @@ def user_messages(api: Api, sid: str) -> list[dict[str, Any]]:
     return [e for e in api.events(sid) if e["kind"] == "user/message"]
 
 
+def settled_with(api: Api, sid: str, count: int) -> list[dict[str, Any]]:
+    """The user messages once `count` are in the log and the turn they start is over.
+
+    An admitted action is claimed from the queue before its message commits, so an empty queue
+    alone does not say it has landed: wait for the message itself, then for the turn."""
+    wait_for(lambda: len(user_messages(api, sid)) >= count)
+    api.settled(sid)
+    return user_messages(api, sid)
+
+
 # --- submit choices -------------------------------------------------------------------------
 
 
@@ -126,9 +136,8 @@ def test_an_action_is_one_correlated_message_and_the_panel_stays_open(api: Api) 
     values = {"settings": {"h1": "accept"}, "notify": []}
     first = act(api, sid, surface, "dry_run", {"requestId": request_id, "values": values})
     assert first.status_code == 200 and first.json()["accepted"] is True
-    api.settled(sid)
+    [message] = settled_with(api, sid, 2)[1:]
     assert api.projection(sid)["active"]["surfaceId"] == surface  # not a bypass
-    [message] = user_messages(api, sid)[1:]
     source = message["payload"]["source"]["taskSurfaceAction"]
     assert (source["actionId"], source["requestId"], source["surfaceId"]) == ("dry_run", request_id, surface)
     assert source["values"] == values
@@ -144,8 +153,7 @@ def test_an_action_is_one_correlated_message_and_the_panel_stays_open(api: Api) 
     assert other.json()["problems"][0]["code"] == "action.id-conflict"
     # Each action exactly once per request id; the submission still closes the panel.
     assert act(api, sid, surface, "explain", {"requestId": new_id(), "values": values}).json()["accepted"]
-    api.settled(sid)
-    assert len(user_messages(api, sid)) == 3
+    assert len(settled_with(api, sid, 3)) == 3
     assert api.submit(sid, surface, DECIDE)["accepted"] is False  # needs a submit choice
     body = {"submissionId": new_id(), "values": DECIDE, "action": "approve"}
     assert api.post(f"/api/sessions/{sid}/task-surfaces/{surface}/submit", body).json()["accepted"]
@@ -201,7 +209,7 @@ def test_a_queued_action_is_withdrawn_from_its_panel_only(api: Api, services: Se
     sent = new_id()
     assert act(api, sid, surface, "explain", {"requestId": sent, "values": DECIDE}).json()["accepted"]
     api.pause(sid, False)
-    api.settled(sid)
+    settled_with(api, sid, 2)
     late = api.post(
         f"/api/sessions/{sid}/task-surfaces/{surface}/actions/explain/withdraw", {"requestId": sent}
     )
