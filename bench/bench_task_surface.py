@@ -23,6 +23,7 @@ from flask import Flask, Response, jsonify, request
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tasksurface.agent.histories import Histories
 from tasksurface.agent.ports import Outcome
 from tasksurface.backends.demos import DEMOS
 from tasksurface.domain.events import NewEvent, tool_result
@@ -62,7 +63,8 @@ def paired_medians(
 ) -> tuple[float, float]:
     """Alternate the two so drift on a busy machine hits both alike."""
     first(), second()
-    a, b = [], []
+    a: list[float] = []
+    b: list[float] = []
     for _ in range(runs):
         for action, samples in ((first, a), (second, b)):
             start = time.perf_counter()
@@ -118,10 +120,14 @@ def bench_log_size(services: Services, app: Any, runs: int) -> list[tuple[str, f
             connection.exec_driver_sql("ANALYZE")  # as autovacuum would after a bulk load
     results = []
 
+    histories = Histories()
+
     def model_history(session_id: SessionId, _: TaskSurfaceId) -> object:
-        """What a turn's model step reads: the runner keeps it and reads only what is new."""
+        """What a turn's model step reads: the runner keeps it and reads only what is new. The
+        copy is the bench's own: the runner, finishing the turn these logs leave open, reads its
+        own at the same time, and a copy shared by two readers is read whole by the second."""
         with services.database.read() as db:
-            return services.runner.histories.read(db, session_id)
+            return histories.read(db, session_id)
 
     actions: list[tuple[str, Callable[[SessionId, TaskSurfaceId], object]]] = [
         ("get_active", services.surfaces.get_active),

@@ -47,8 +47,10 @@ class Histories:
         if len(events) > self._max_events:
             return events
         with self._lock:
+            # Another reader of the session (while this one had the copy out) may have kept its own.
+            replaced = self._kept.pop(session_id, None)
+            self._events += len(events) - (len(replaced) if replaced is not None else 0)
             self._kept[session_id] = events
-            self._events += len(events)
             while len(self._kept) > self._capacity or self._events > self._max_events:
                 _, dropped = self._kept.popitem(last=False)
                 self._events -= len(dropped)

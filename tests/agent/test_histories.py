@@ -4,6 +4,7 @@ the kept copy was dropped, and when the copy is another process's."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 
 from tasksurface.agent.histories import Histories
@@ -119,3 +120,29 @@ def test_events_kept_in_all_are_bounded_and_a_session_longer_than_that_is_read_w
     with database.read() as db:
         assert alone.read(db, longer) == whole_history(database, longer)
     assert list(alone._kept) == []
+
+
+def test_two_readers_of_one_session_at_once_keep_the_count_true(database: Database) -> None:
+    """The runner that holds a session's lease is its only reader in service, but a second reader
+    (a benchmark, a tool) must not make the copy wrong or the count of kept events drift."""
+    with running(database) as world:
+        sid = world.sessions.create()
+        world.sessions.send(sid, "hi")
+        world.settle(1)
+    whole = whole_history(database, sid)
+    kept = Histories()
+    wrong: list[int] = []
+
+    def reader() -> None:
+        for _ in range(150):
+            with database.read() as db:
+                if kept.read(db, sid) != whole:
+                    wrong.append(1)
+
+    threads = [threading.Thread(target=reader) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
+    assert kept._events == sum(len(events) for events in kept._kept.values()) == len(whole)
