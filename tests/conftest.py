@@ -101,5 +101,5 @@ def live_server(app: Flask) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def api(live_server: LiveServer) -> Iterator[Api]:
-    with Api(live_server.url) as client:
+    with Api(live_server.url, services_of(live_server.app).runner.idle) as client:
         yield client

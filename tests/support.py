@@ -61,9 +61,12 @@ def turn_over(events: list[dict[str, Any]]) -> bool:
 
 
 class Api:
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, runner_idle: Callable[[], bool] | None = None) -> None:
+        """`runner_idle`: for a server in this process, whether its runner serves no session now
+        (a row it has claimed is in neither the queue nor the log until its admission commits)."""
         self.base = base_url
         self.http = requests.Session()
+        self.runner_idle = runner_idle
 
     def __enter__(self) -> Api:
         return self
@@ -153,19 +156,23 @@ class Api:
         """The log once the agent's turn is over: the queue is empty, and the last event ends a turn
         or the agent waits for the answer to its question, in two reads a moment apart.
 
-        This waits for what a test then checks; it proves no absence (a claimed row is in neither
-        the queue nor the log until it commits). A test that claims nothing more happens waits for
-        a later event, or for the runner to be idle, instead."""
+        A row the runner has claimed is in neither the queue nor the log until its admission
+        commits. With a server in this process, an idle runner before the reads proves no such row
+        is in flight; a server in another process can only be read twice, so there a test that
+        claims nothing more happens waits for a later event instead."""
+
+        def idle() -> bool:
+            return self.runner_idle is None or self.runner_idle()
 
         def probe() -> list[dict[str, Any]] | None:
-            if self.queue(sid):
+            if not idle() or self.queue(sid):
                 return None
             first = self.events(sid)
             if not first or not (turn_over(first) or self.question(sid)):
                 return None
             time.sleep(0.05)
             second = self.events(sid)
-            return second if first == second else None
+            return second if first == second and idle() else None
 
         return wait_for(probe)
 
