@@ -4,6 +4,7 @@ step's history) and the cost of one submission."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -13,7 +14,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -237,7 +238,10 @@ def bench_submission(services: Services, app: Any, runs: int, shown: bool) -> tu
     return statistics.median(submissions), statistics.median(floors)
 
 
-def run(database: str, runs: int) -> None:
+@contextlib.contextmanager
+def bench_app(database: str) -> Iterator[tuple[Services, Flask]]:
+    """The real app on a SQLite file in a temporary folder, or in a schema of its own on the
+    PostgreSQL of `TASKSURFACE_TEST_POSTGRES_URL` (dropped afterwards)."""
     with tempfile.TemporaryDirectory() as folder:
         os.environ["TASKSURFACE_INSTANCE_PATH"] = folder
         if database == "sqlite":
@@ -246,8 +250,7 @@ def run(database: str, runs: int) -> None:
         else:
             base = os.environ.get("TASKSURFACE_TEST_POSTGRES_URL")
             if not base:
-                print("postgres: set TASKSURFACE_TEST_POSTGRES_URL to run it")
-                return
+                raise SystemExit("postgres: set TASKSURFACE_TEST_POSTGRES_URL to run it")
             schema = "bench_" + secrets.token_hex(4)
             admin = sa.create_engine(normalise_url(base))
             with admin.begin() as connection:
@@ -262,22 +265,29 @@ def run(database: str, runs: int) -> None:
         app = create_app({"database_url": url, "secret_key": "bench"})
         services: Services = app.extensions["tasksurface"]
         try:
-            print(f"== {database} ({runs} runs each, medians)")
-            for label, small, large in bench_log_size(services, app, runs):
-                print(
-                    f"{label:>18}: 100 events {small * 1e3:7.2f} ms | 100,000 events {large * 1e3:7.2f} ms"
-                    f" | ratio {large / small:.2f} (target <= 1.5)"
-                )
-            for shown, label in ((True, "submission"), (False, "(panel not shown)")):
-                submission, bare = bench_submission(services, app, runs, shown)
-                print(
-                    f"{label:>18}: submit -> durable {submission * 1e3:7.2f} ms | floor route "
-                    f"{bare * 1e3:7.2f} ms | ratio {submission / bare:.1f}"
-                    + (" (target <= 3)" if shown else "")
-                )
+            yield services, app
         finally:
             services.stop()
             cleanup()
+
+
+def run(database: str, runs: int) -> None:
+    if database == "postgres" and not os.environ.get("TASKSURFACE_TEST_POSTGRES_URL"):
+        print("postgres: set TASKSURFACE_TEST_POSTGRES_URL to run it")
+        return
+    with bench_app(database) as (services, app):
+        print(f"== {database} ({runs} runs each, medians)")
+        for label, small, large in bench_log_size(services, app, runs):
+            print(
+                f"{label:>18}: 100 events {small * 1e3:7.2f} ms | 100,000 events {large * 1e3:7.2f} ms"
+                f" | ratio {large / small:.2f} (target <= 1.5)"
+            )
+        for shown, label in ((True, "submission"), (False, "(panel not shown)")):
+            submission, bare = bench_submission(services, app, runs, shown)
+            print(
+                f"{label:>18}: submit -> durable {submission * 1e3:7.2f} ms | floor route "
+                f"{bare * 1e3:7.2f} ms | ratio {submission / bare:.1f}" + (" (target <= 3)" if shown else "")
+            )
 
 
 def main() -> None:

@@ -157,8 +157,8 @@ class Api:
         or the agent waits for the answer to its question, in two reads a moment apart.
 
         A row the runner has claimed is in neither the queue nor the log until its admission
-        commits. With a server in this process, an idle runner before the reads proves no such row
-        is in flight; a server in another process can only be read twice, so there a test that
+        commits. With a server in this process, an idle runner before and after the reads proves no
+        such row is in flight; a server in another process can only be read twice, so there a test that
         claims nothing more happens waits for a later event instead."""
 
         def idle() -> bool:
