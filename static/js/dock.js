@@ -358,10 +358,12 @@
     }
   }
 
-  // The focused field stays in view when the on-screen keyboard takes half the screen.
+  // The focused field stays in view when the on-screen keyboard takes half the screen. Only a
+  // touch screen has that keyboard: with a mouse, a late scroll would move the panel under it.
+  const touchScreen = window.matchMedia("(pointer: coarse)");
   dockSlot.addEventListener("focusin", (event) => {
     const target = event.target;
-    if (target.matches && target.matches("input, textarea, select")) {
+    if (touchScreen.matches && target.matches && target.matches("input, textarea, select")) {
       window.setTimeout(() => target.scrollIntoView({ block: "nearest" }), 250);
     }
   });
