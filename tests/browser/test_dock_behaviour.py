@@ -221,20 +221,38 @@ def test_full_height_keeps_the_focused_field_and_submit_in_view_above_a_phone_ke
     api.http.close()
 
 
+def _focus_out_of_view(browser: WebDriver, field: str, away: str) -> None:
+    """Scrolls `away` into view, then focuses `field` without the browser's own scroll to it: only
+    the dock's keep-in-view can then bring the field back."""
+    browser.execute_script(
+        "document.querySelector(arguments[1]).scrollIntoView({block: 'start'});"
+        "document.querySelector(arguments[0]).focus({preventScroll: true});",
+        field,
+        away,
+    )
+
+
 def test_with_a_mouse_the_panel_stays_where_the_person_scrolled_it(
     browser: WebDriver, live_server: LiveServer
 ) -> None:
     """Keeping a focused field above the on-screen keyboard is for touch screens: with a mouse, a
     late scroll back to the field would move another option under the pointer."""
     api, _, _ = _open(browser, live_server, "inputs")
-    browser.find_element(By.ID, "dock-f-start").send_keys("0504")
-    option = browser.find_element(By.CSS_SELECTOR, 'label[for="dock-f-city-o7"]')
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", option)
-    top = lambda: browser.execute_script("return arguments[0].getBoundingClientRect().top", option)  # noqa: E731
+    last = '#task-surface-dock [data-field-id="terms"]'
+    _focus_out_of_view(browser, "#dock-f-budget", last)
+    assert not _in_view(browser, "#dock-f-budget")
+
+    def top() -> float:
+        return float(
+            browser.execute_script(
+                "return document.querySelector(arguments[0]).getBoundingClientRect().top", last
+            )
+        )
+
     before = top()
     time.sleep(0.6)  # past the delay a touch screen waits for its keyboard
     assert top() == before
-    assert _active_id(browser) == "dock-f-start"
+    assert _active_id(browser) == "dock-f-budget"
     api.http.close()
 
 
@@ -244,11 +262,9 @@ def test_on_a_touch_screen_the_focused_field_comes_back_into_view(
     browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
     try:
         api, _, _ = _open(browser, live_server, "inputs")
-        browser.find_element(By.ID, "dock-f-start").send_keys("0504")
-        option = browser.find_element(By.CSS_SELECTOR, 'label[for="dock-f-city-o7"]')
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", option)
-        assert not _in_view(browser, "#dock-f-start")
-        wait_until(browser, lambda d: _in_view(d, "#dock-f-start"))  # where the keyboard leaves room
+        _focus_out_of_view(browser, "#dock-f-budget", '#task-surface-dock [data-field-id="terms"]')
+        assert not _in_view(browser, "#dock-f-budget")
+        wait_until(browser, lambda d: _in_view(d, "#dock-f-budget"))  # where the keyboard leaves room
         api.http.close()
     finally:
         browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
