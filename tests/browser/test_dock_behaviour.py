@@ -221,14 +221,18 @@ def test_full_height_keeps_the_focused_field_and_submit_in_view_above_a_phone_ke
     api.http.close()
 
 
-def _focus_out_of_view(browser: WebDriver, field: str, away: str) -> None:
-    """Scrolls `away` into view, then focuses `field` without the browser's own scroll to it: only
-    the dock's keep-in-view can then bring the field back."""
+LAST_FIELD = '#task-surface-dock [data-field-id="terms"]'
+"""The inputs panel's last field: scrolled to, it takes the first fields out of view."""
+
+
+def _focus_out_of_view(browser: WebDriver, field: str) -> None:
+    """Scrolls the last field into view, then focuses `field` without the browser's own scroll
+    to it: only the dock's keep-in-view can then bring the field back."""
     browser.execute_script(
         "document.querySelector(arguments[1]).scrollIntoView({block: 'start'});"
         "document.querySelector(arguments[0]).focus({preventScroll: true});",
         field,
-        away,
+        LAST_FIELD,
     )
 
 
@@ -238,14 +242,13 @@ def test_with_a_mouse_the_panel_stays_where_the_person_scrolled_it(
     """Keeping a focused field above the on-screen keyboard is for touch screens: with a mouse, a
     late scroll back to the field would move another option under the pointer."""
     api, _, _ = _open(browser, live_server, "inputs")
-    last = '#task-surface-dock [data-field-id="terms"]'
-    _focus_out_of_view(browser, "#dock-f-budget", last)
+    _focus_out_of_view(browser, "#dock-f-budget")
     assert not _in_view(browser, "#dock-f-budget")
 
     def top() -> float:
         return float(
             browser.execute_script(
-                "return document.querySelector(arguments[0]).getBoundingClientRect().top", last
+                "return document.querySelector(arguments[0]).getBoundingClientRect().top", LAST_FIELD
             )
         )
 
@@ -262,7 +265,7 @@ def test_on_a_touch_screen_the_focused_field_comes_back_into_view(
     browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
     try:
         api, _, _ = _open(browser, live_server, "inputs")
-        _focus_out_of_view(browser, "#dock-f-budget", '#task-surface-dock [data-field-id="terms"]')
+        _focus_out_of_view(browser, "#dock-f-budget")
         assert not _in_view(browser, "#dock-f-budget")
         wait_until(browser, lambda d: _in_view(d, "#dock-f-budget"))  # where the keyboard leaves room
         api.http.close()
