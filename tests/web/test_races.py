@@ -352,7 +352,8 @@ def test_a_message_and_a_submission_at_once_the_log_order_decides(
     # Under load one order can win every race; an order chance never gave is played in turn, so
     # both closings (submitted, bypassed) are always checked.
     for closing in [closing for closing, count in seen.items() if not count]:
-        played = message_against_submission(api, group.in_turn, "turn", message_first=closing == "bypassed")
+        message_first = closing == "bypassed"
+        played = message_against_submission(api, group.in_turn, "in turn", message_first=message_first)
         assert played == closing
 
 
