@@ -109,7 +109,7 @@ def one_run(driver: webdriver.Chrome, base: str, clock: FirstPieceClock, demo: s
     driver.find_element(By.CSS_SELECTOR, ".new-session button[type=submit]").click()
     # The page is replaced while it navigates: a wait simply asks again.
     wait = WebDriverWait(driver, 20, poll_frequency=0.02, ignored_exceptions=NAVIGATING)
-    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "true")
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-connection") == "open")
     driver.execute_script(WATCH)
     before = len(clock.first_pieces)
     composer = driver.find_element(By.ID, "composer-text")

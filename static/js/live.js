@@ -1,5 +1,9 @@
 // Live updates: one websocket per tab, reconnecting with backoff from the last seq it has seen. The
 // first is the one connect.js opened while the page arrived.
+// `body[data-live=true]` says the page's script has taken over its controls: from then on every
+// request goes over the socket while it is open and over HTTP otherwise, so the controls take input
+// before the socket opens and while it is down. `body[data-connection]` says how the socket is:
+// `open`, `lost` (reconnecting) or `restarting` (the server process is being replaced).
 // Every pushed message goes to the page's bus; a reset reloads the page from the log. A server
 // process that stops closes with 1012 and the page comes back at once, to whichever process answers.
 // The open socket also carries the page's own requests (`page.request`): no HTTP request to make,
@@ -59,8 +63,7 @@
     open = socket;
     retry = 0;
     if (connection) connection.textContent = "";
-    page.body.dataset.live = "true";
-    delete page.body.dataset.connection;
+    page.body.dataset.connection = "open";
   }
 
   function received(event) {
@@ -75,7 +78,6 @@
 
   function closed(socket, event) {
     if (open === socket) lost();
-    page.body.dataset.live = "false";
     // 1012: this server process is being replaced; another one (or its successor) answers at once,
     // so come back soon (with jitter, so a whole server's pages do not return in one burst).
     const restarting = event.code === RESTART;
@@ -117,6 +119,8 @@
   }
 
   if (!adoptEarly()) connect();
+  // Once the whole bundle has run, every behaviour has its controls: input is taken from now on.
+  queueMicrotask(() => (page.body.dataset.live = "true"));
   // After the rest of the bundle has drawn what it draws (a microtask runs once this script ends):
   // the transcript starts at its newest message.
   queueMicrotask(() => window.scrollTo({ top: document.body.scrollHeight }));

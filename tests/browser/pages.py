@@ -37,6 +37,11 @@ def order_of(driver: WebDriver, field_id: str | None = None) -> list[str]:
     ]
 
 
+def is_connected(driver: WebDriver) -> bool:
+    body = driver.find_element(By.TAG_NAME, "body")
+    return body.get_attribute("data-live") == "true" and body.get_attribute("data-connection") == "open"
+
+
 class ChatPage:
     def __init__(self, driver: WebDriver, base_url: str) -> None:
         self.driver = driver
@@ -45,17 +50,16 @@ class ChatPage:
     def start_session(self) -> str:
         self.driver.get(self.base_url + "/")
         self.driver.find_element(By.CSS_SELECTOR, ".new-session button[type=submit]").click()
-        self.wait_live()
+        self.wait_connected()
         return str(self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-session-id"))
 
     def open(self, session_id: str) -> None:
         self.driver.get(f"{self.base_url}/sessions/{session_id}")
-        self.wait_live()
+        self.wait_connected()
 
-    def wait_live(self) -> None:
-        wait_until(
-            self.driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "true"
-        )
+    def wait_connected(self) -> None:
+        """The page's script has its controls and its socket is open, so pushes arrive."""
+        wait_until(self.driver, is_connected)
 
     def pause_agent(self, api: Api, session_id: str) -> None:
         """Pause the agent and wait until the page shows it: the queue bar that appears moves the

@@ -12,7 +12,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from ..conftest import LiveServer
 from ..server_process import ServerProcess
 from ..support import wait_for
-from .pages import ChatPage, open_panel, wait_until
+from .pages import ChatPage, is_connected, open_panel, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -113,9 +113,7 @@ def test_reconnect_after_the_server_restarts(browser: WebDriver, database_url: s
         server.kill()
         wait_until(browser, lambda d: "Reconnecting" in d.find_element(By.ID, "connection").text)
         server.start()
-        wait_until(
-            browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "true"
-        )
+        wait_until(browser, is_connected)
         # Nothing the person typed was lost, and the page still follows the log.
         assert page.field("constraints").find_element(By.TAG_NAME, "textarea").get_attribute("value") == (
             "typed before the restart"

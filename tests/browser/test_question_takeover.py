@@ -93,7 +93,7 @@ def test_the_question_takes_the_composer_area_over_and_the_dock_comes_back_with_
     assert api.projection(sid)["active"] is not None  # the panel is still the user's to answer
 
     browser.refresh()
-    page.wait_live()
+    page.wait_connected()
     assert page.field("name").find_element(By.TAG_NAME, "input").get_attribute("value") == "2.1-draft"
 
 

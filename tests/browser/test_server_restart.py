@@ -64,12 +64,12 @@ def test_the_page_reconnects_to_the_next_process_with_its_draft_and_panel(
     successor = ProductionServer(database_url, tmp_path / "instance", port=first.port)
     servers.append(successor)
     successor.start()
-    page.wait_live()
+    page.wait_connected()
     assert browser.find_element(By.ID, "connection").text == ""
     assert page.dock().is_displayed()
     assert _constraints(browser) == TYPED
 
     browser.refresh()  # a reload onto the new process: the panel from the log, the draft from the browser
-    page.wait_live()
+    page.wait_connected()
     page.dock()
     wait_until(browser, lambda d: _constraints(d) == TYPED)

@@ -1,4 +1,5 @@
-"""Submissions and dismissals go over the open socket; a socket that fails hands them to HTTP, once."""
+"""Submissions and dismissals go over the open socket; a socket that fails, or has not opened yet,
+hands them to HTTP, once."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from ..conftest import LiveServer
-from ..support import Api
-from .pages import ChatPage, open_panel, wait_until
+from ..support import Api, wait_for
+from .pages import ChatPage, browse_as, open_panel, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -24,6 +25,16 @@ const send = WebSocket.prototype.send;
 WebSocket.prototype.send = function (data) {
   send.call(this, data);
   if (String(data).includes("taskSurface.submit")) this.close();
+};"""
+# Until the test lets them through, the page's sockets ask for a path the server does not serve, so
+# each closes at once.
+HOLD_SOCKETS = """
+const Native = window.WebSocket;
+window.__socketsHeld = true;
+window.WebSocket = class extends Native {
+  constructor(url, protocols) {
+    super(window.__socketsHeld ? "ws://" + location.host + "/ws/held" : url, protocols);
+  }
 };"""
 CLOSE_INSTEAD = """
 const send = WebSocket.prototype.send;
@@ -136,4 +147,41 @@ def test_dismissing_goes_over_the_socket_and_a_lost_one_still_dismisses_once(
     dismissals = [e for e in api.settled(session_id) if e["kind"] == "task-surface/dismissed"]
     assert len(dismissals) == 1
     assert api.projection(session_id)["active"] is None
+    api.http.close()
+
+
+def _body(browser: WebDriver, name: str) -> str | None:
+    return browser.find_element(By.TAG_NAME, "body").get_attribute(name)
+
+
+def test_a_click_before_the_socket_opens_submits_over_http_once(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    """The controls take input as soon as the page script has them, before its socket opens: the
+    submission goes over HTTP, the dock waits disabled, and the socket, once open, settles it."""
+    api = Api(live_server.url)
+    session_id = api.create_session()
+    api.show_surface(session_id, "plan")
+    browse_as(browser, api)
+    held = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_SOCKETS})
+    try:
+        browser.get(f"{live_server.url}/sessions/{session_id}")
+        wait_until(browser, lambda d: _body(d, "data-live") == "true")
+        assert _body(browser, "data-connection") != "open"
+        _submit(browser)
+        wait_for(lambda: _submissions(api, session_id) or None)
+        # Durable, and nobody has told the page yet: it waits with every control disabled.
+        assert browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").get_attribute("disabled")
+        assert _body(browser, "data-connection") != "open"
+        browser.execute_script("window.__socketsHeld = false")
+    finally:
+        browser.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": held["identifier"]}
+        )
+    page = ChatPage(browser, live_server.url)
+    page.wait_for_agent_text("Thanks, I have your answers")
+    page.wait_dock_gone()
+    assert _body(browser, "data-connection") == "open"
+    assert browser.execute_script(SUBMIT_REQUESTS) == 1
+    assert len(_submissions(api, session_id)) == 1
     api.http.close()

@@ -98,11 +98,11 @@ def test_the_chat_page_starts_without_reading_the_cookie(browser: WebDriver, liv
     only when the browser's own record differs."""
     script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_COOKIE_USE})
     api, sid, page = open_panel(browser, live_server.url, "plan")
-    page.wait_live()
+    page.wait_connected()
     first = browser.execute_script("return window.__cookie")
     assert first == {"reads": 0, "writes": ["ts-theme=auto"]}  # no cookie yet: the choice is sent
     page.open(sid)
-    page.wait_live()
+    page.wait_connected()
     assert browser.execute_script("return window.__cookie") == {"reads": 0, "writes": []}
     browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
     api.http.close()

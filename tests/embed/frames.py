@@ -28,5 +28,5 @@ def received(driver: WebDriver) -> list[dict[str, Any]]:
 def start_session_in_frame(driver: WebDriver, app_url: str) -> str:
     driver.find_element(By.CSS_SELECTOR, ".new-session button[type=submit]").click()
     page = ChatPage(driver, app_url)
-    page.wait_live()
+    page.wait_connected()
     return str(driver.find_element(By.TAG_NAME, "body").get_attribute("data-session-id"))

@@ -45,7 +45,7 @@ def test_a_session_in_a_cross_site_frame_survives_a_reload_of_the_host_page(
     enter_chat(browser)
     link = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, f'a[href="/sessions/{session_id}"]'))
     link.click()
-    page.wait_live()
+    page.wait_connected()
     assert page.user_bubbles() == history
 
 

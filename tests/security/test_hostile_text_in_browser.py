@@ -896,7 +896,10 @@ def row_shows(seq: int) -> Callable[[WebDriver], Any]:
 
 
 def is_live(driver: WebDriver) -> Any:
-    return driver.execute_script("return document.body.dataset.live === 'true';")
+    """The page script has its controls and follows the session over its open socket."""
+    return driver.execute_script(
+        "return document.body.dataset.live === 'true' && document.body.dataset.connection === 'open';"
+    )
 
 
 # -- the tests -------------------------------------------------------------------------------
