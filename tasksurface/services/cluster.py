@@ -15,15 +15,18 @@ import socket
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..agent.ports import CallProgressSink, Notifier, ProgressSink
 from ..agent.shared_claims import DatabaseClaims
 from ..domain.events import SessionEvent
 from ..domain.ids import SessionId
-from ..store.advisory import AdvisoryLeases, conninfo, namespace_of
-from ..store.changefeed import Change, ChangeFeed
+from ..store.changes import Change
 from ..store.db import Database
+
+if TYPE_CHECKING:  # the PostgreSQL driver is loaded only by a process that builds a cluster
+    from ..store.advisory import AdvisoryLeases
+    from ..store.changefeed import ChangeFeed
 
 logger = logging.getLogger(__name__)
 
@@ -141,6 +144,9 @@ def build_cluster(
     on_change: Callable[[Change], None],
     on_resync: Callable[[], None],
 ) -> Cluster:
+    from ..store.advisory import AdvisoryLeases, conninfo, namespace_of
+    from ..store.changefeed import ChangeFeed
+
     token = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
     info = conninfo(database.engine)
     namespace = namespace_of(database.engine)

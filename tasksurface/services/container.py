@@ -11,7 +11,6 @@ from ..agent.ports import ModelBackend, Notifier, ProgressSink
 from ..agent.runner import RunnerPool
 from ..agent.tools import ToolRegistry
 from ..backends.call_tool import CallTool
-from ..backends.openai_chat import OpenAIChatBackend, OpenAIChatConfig
 from ..backends.scripted import ScriptedBackend
 from ..config import Settings
 from ..store.db import Database
@@ -89,6 +88,10 @@ def build_backend(settings: Settings) -> ModelBackend:
                 "TASKSURFACE_MODEL=openai needs OPENAI_API_KEY; "
                 "for a local server that checks none, any value will do"
             )
+        # Loaded only here: the OpenAI client library takes about a third of a second to import,
+        # which every start with the scripted model (the demo, the tests) would pay for nothing.
+        from ..backends.openai_chat import OpenAIChatBackend, OpenAIChatConfig
+
         return OpenAIChatBackend(
             OpenAIChatConfig(
                 model=settings.openai_model,

@@ -15,13 +15,13 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 import sqlalchemy as sa
 
 from .advisory import dedicated_connection
+from .changes import Change, merge
 
 logger = logging.getLogger(__name__)
 
@@ -31,33 +31,6 @@ QUIET_HOLD = 0.05
 of the commit that usually follows it (the admission), so the other processes read once and the
 admission does not share the interpreter with a notice of its own claim: the rule this process's
 pushes follow too."""
-
-
-@dataclass(frozen=True)
-class Change:
-    session_id: str
-    cursor: int | None
-    """The latest seq the sender committed, when it appended events."""
-    queue: bool
-    reset: bool
-
-
-def merge(changes: list[Change]) -> list[Change]:
-    """One notice per session says all that several would: the newest cursor, any queue or reset."""
-    merged: dict[str, Change] = {}
-    for change in changes:
-        seen = merged.get(change.session_id)
-        if seen is None:
-            merged[change.session_id] = change
-            continue
-        cursors = [c for c in (seen.cursor, change.cursor) if c is not None]
-        merged[change.session_id] = Change(
-            change.session_id,
-            max(cursors) if cursors else None,
-            seen.queue or change.queue,
-            seen.reset or change.reset,
-        )
-    return list(merged.values())
 
 
 def channel_of(namespace: str) -> str:

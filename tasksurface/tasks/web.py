@@ -11,7 +11,6 @@ from ..config import Settings
 from ..domain.ids import SessionId
 from ..services.tasks import Dispatch, TaskLimits, TaskService
 from ..store.db import Database
-from .celery_app import CeleryDispatch, make_celery
 from .commands import DeclaredCommands
 from .host import TaskHost
 from .runtime import EmbeddedDispatch, make_host, task_parts
@@ -58,6 +57,10 @@ def build_web_tasks(
     host: TaskHost | None = None
     dispatch: Dispatch
     if settings.tasks == "celery":
+        # Celery is loaded only where it is configured: its import is a tenth of a second of every
+        # start with the embedded host (the default).
+        from .celery_app import CeleryDispatch, make_celery
+
         dispatch = CeleryDispatch(
             make_celery(settings.celery_broker_url, settings.celery_queue), settings.celery_queue
         )

@@ -25,7 +25,8 @@ from tasksurface.store.advisory import (
     dedicated_connection,
     namespace_of,
 )
-from tasksurface.store.changefeed import QUIET_HOLD, Change, ChangeFeed, merge
+from tasksurface.store.changefeed import QUIET_HOLD, ChangeFeed
+from tasksurface.store.changes import Change, merge
 from tasksurface.store.tables import InboxRow
 
 from ..support import wait_for
