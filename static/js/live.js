@@ -18,6 +18,7 @@
   const connection = page.$("#connection");
   let retry = 0;
   const RESTART = 1012;
+  const SHOWN_OPEN_MOST = 8; // the server's limit on rows named open
   let open = null; // the socket while it is open
   let lastRpc = 0;
   const waiting = new Map(); // rpc id -> {resolve, reject}
@@ -54,9 +55,20 @@
     if (message.type === "reset" && !page.paging) window.location.reload();
   });
 
+  // The rows this page draws open are named, so a panel that closed while the socket was down has
+  // its row drawn again in the first message (its close was pushed to nobody here).
   function url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return scheme + "//" + location.host + "/ws/sessions/" + encodeURIComponent(page.sessionId) + "?after=" + page.lastSeq;
+    const open = page
+      .$$(".surface-row.state-open")
+      .map((row) => row.closest("[data-seq]"))
+      .filter(Boolean)
+      .map((item) => Number(item.dataset.seq))
+      .filter((seq) => seq > 0 && seq <= page.lastSeq)
+      .slice(0, SHOWN_OPEN_MOST)
+      .map((seq) => "&open=" + seq)
+      .join("");
+    return scheme + "//" + location.host + "/ws/sessions/" + encodeURIComponent(page.sessionId) + "?after=" + page.lastSeq + open;
   }
 
   function opened(socket) {

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import request
+from werkzeug.datastructures import MultiDict
 
 from ..domain import strict_json
 from ..services.errors import RequestRefused, UnsupportedMediaType
@@ -40,6 +41,19 @@ def optional_int(args: Mapping[str, str], name: str, default: int) -> int:
     if not (value.isascii() and value.isdigit()) or int(value) > MAX_INT:
         raise RequestRefused("invalid-number", f"{name} must be a whole number from 0 to {MAX_INT}")
     return int(value)
+
+
+def seq_list(args: MultiDict[str, str], name: str, *, most: int, at_most: int) -> tuple[int, ...]:
+    """Repeated `name=<seq>`: each an event seq from 1 to `at_most`, at most `most` of them."""
+    values = args.getlist(name)
+    if len(values) > most:
+        raise RequestRefused("invalid-number", f"{name} names at most {most} rows")
+    seqs: set[int] = set()
+    for value in values:
+        if not (value.isascii() and value.isdigit()) or not 0 < int(value) <= at_most:
+            raise RequestRefused("invalid-number", f"{name} must be a seq from 1 to {at_most}")
+        seqs.add(int(value))
+    return tuple(sorted(seqs))
 
 
 def refuse_unknown(body: Mapping[str, Any], allowed: set[str]) -> None:

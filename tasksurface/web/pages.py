@@ -97,7 +97,7 @@ def _session_context(
         events=views.drawn_events(svc, session_id, events),
         head_seq=info.head_seq,
         last_seq=last_seq,
-        socket_path=f"/ws/sessions/{session_id}?after={last_seq}",  # opened by connect.js
+        socket_path=socket_path(session_id, last_seq, dock.result_seq),  # opened by connect.js
         paging=before is not None,
         older=older,
         dock=dock,
@@ -105,6 +105,13 @@ def _session_context(
         surfaces_enabled=svc.surfaces.enabled,
         workspaces=views.page_has_workspace(svc, dock, events),
     )
+
+
+def socket_path(session_id: ids.SessionId, last_seq: int, open_row: int) -> str:
+    """From the page's last seq; naming the row the page draws open, so that a panel closed before
+    the socket opens has its row drawn again in the socket's first message."""
+    shown = f"&open={open_row}" if 0 < open_row <= last_seq else ""
+    return f"/ws/sessions/{session_id}?after={last_seq}{shown}"
 
 
 def _has_older(session_id: ids.SessionId, first_seq: int) -> bool:

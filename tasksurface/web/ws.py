@@ -17,15 +17,19 @@ from ..domain import ids, strict_json
 from ..domain.ids import InvalidId, SessionId
 from ..services.container import Services
 from ..services.errors import RequestRefused
+from ..store import log
 from . import api, ops, push, tasks, views
 from . import drain as drain_codes
-from .body import optional_int, refuse_unknown
+from .body import optional_int, refuse_unknown, seq_list
 from .security import current_identity, owned
 
 logger = logging.getLogger(__name__)
 sock = Sock()
 
 HELLO_EVENT_LIMIT = 200
+MAX_SHOWN_OPEN = 8
+"""Rows a page may name as showing an open panel (`open=<seq>`); a page shows one, or a few while
+a push is on its way."""
 MAX_FRAME_CHARS = 64 * 1024
 RECEIVE_POLL = 1.0
 """Seconds between looks at whether another thread closed the socket."""
@@ -47,6 +51,7 @@ def session_socket(ws: Any, sid: str) -> None:
         session_id = owned(sid)
         identity = current_identity()
         after = optional_int(request.args, "after", 0)
+        shown_open = seq_list(request.args, "open", most=MAX_SHOWN_OPEN, at_most=after)
     except (InvalidId, RequestRefused) as exc:
         ws.send(json.dumps({"type": "error", "error": _error(exc)}))
         ws.close(reason=1008)
@@ -70,7 +75,7 @@ def session_socket(ws: Any, sid: str) -> None:
     gauge = ops.metrics_of(current_app).websockets
     gauge.inc()
     hub = _hub()
-    subscription, hello = hub.open(session_id, after, lambda: _hello(session_id, after))
+    subscription, hello = hub.open(session_id, after, lambda: _hello(session_id, after, shown_open))
     subscription.language = str(get_locale() or "en")
     stop = threading.Event()
     pump = threading.Thread(target=_pump, args=(subscription, send, stop), daemon=True)
@@ -108,25 +113,45 @@ def _pump(
             return
 
 
-def _hello(session_id: SessionId, after: int) -> dict[str, Any]:
+def _hello(session_id: SessionId, after: int, shown_open: tuple[int, ...] = ()) -> dict[str, Any]:
     services = _services()
     with services.database.snapshot():  # one read transaction, as a push reads
-        return _hello_message(services, session_id, after)
+        return _hello_message(services, session_id, after, shown_open)
 
 
-def _hello_message(services: Services, session_id: SessionId, after: int) -> dict[str, Any]:
+def _hello_message(
+    services: Services, session_id: SessionId, after: int, shown_open: tuple[int, ...]
+) -> dict[str, Any]:
     events = services.sessions.events_after(session_id, after, HELLO_EVENT_LIMIT + 1)
     if len(events) > HELLO_EVENT_LIMIT:
         return {"type": "reset"}
     queue = push.queue_message(services, session_id)  # before the state, as every push reads them
-    return {
+    state = services.surfaces.state(session_id)
+    hello: dict[str, Any] = {
         "type": "hello",
         "events": views.wire_events(services, session_id, events),
-        "taskSurface": services.surfaces.state(session_id).to_wire(),
+        "taskSurface": state.to_wire(),
         **views.question_message(services, session_id, push.fresh_id()),
         "queue": queue,
         **tasks.hello_part(session_id),
     }
+    still_open = state.active.result_seq if state.active else None
+    rows = _rows_drawn_again(services, session_id, [seq for seq in shown_open if seq != still_open])
+    if rows:
+        hello["rows"] = rows
+    return hello
+
+
+def _rows_drawn_again(services: Services, session_id: SessionId, seqs: list[int]) -> dict[str, str]:
+    """The rows a page showed open whose panel closed while it had no socket (submitted over HTTP,
+    dismissed in another tab, passed by): drawn as they are now, as the push of that close would
+    have drawn them."""
+    if not seqs:
+        return {}
+    with services.database.read() as db:
+        found = [event for event in (log.event_at(db, session_id, seq) for seq in seqs) if event]
+    drawn = views.render_events(services, session_id, found)
+    return {str(event.seq): str(row) for event, row in zip(found, drawn, strict=True)}
 
 
 def _answer(session_id: SessionId, identity: str, frame: str | bytes) -> dict[str, Any]:

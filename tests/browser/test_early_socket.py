@@ -38,6 +38,9 @@ def test_a_page_holds_one_socket_and_hears_pushes_on_it(browser: WebDriver, live
     api, sid, page = open_panel(browser, live_server.url, "fields")
     sockets = browser.execute_script("return window.__sockets")
     assert len(sockets) == 1 and f"/ws/sessions/{sid}?after=" in sockets[0]["url"]
+    # It names the row the page draws open, so a panel closed before it opened is drawn again.
+    row = next(e["seq"] for e in reversed(api.events(sid)) if e["kind"] == "tool/result")
+    assert sockets[0]["url"].endswith(f"&open={row}")
     # Opened by the head's inline script (the policy allowed it), before the page bundle ran; the
     # page bundle took it over, so nothing is left waiting.
     assert sockets[0]["afterBundle"] is False

@@ -161,7 +161,7 @@ def test_a_click_before_the_socket_opens_submits_over_http_once(
     submission goes over HTTP, the dock waits disabled, and the socket, once open, settles it."""
     api = Api(live_server.url)
     session_id = api.create_session()
-    api.show_surface(session_id, "plan")
+    surface_id = api.show_surface(session_id, "plan")
     browse_as(browser, api)
     held = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_SOCKETS})
     try:
@@ -182,6 +182,12 @@ def test_a_click_before_the_socket_opens_submits_over_http_once(
     page.wait_for_agent_text("Thanks, I have your answers")
     page.wait_dock_gone()
     assert _body(browser, "data-connection") == "open"
+    # The panel closed while the page had no socket: the socket's first message draws its row again.
+    row = f'.surface-row[data-surface-id="{surface_id}"]'
+    wait_until(
+        browser,
+        lambda d: "state-submitted" in str(d.find_element(By.CSS_SELECTOR, row).get_attribute("class")),
+    )
     assert browser.execute_script(SUBMIT_REQUESTS) == 1
     assert len(_submissions(api, session_id)) == 1
     api.http.close()

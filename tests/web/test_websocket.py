@@ -119,6 +119,26 @@ def test_a_surface_turn_is_pushed_in_order_and_a_reconnect_gets_only_newer(api: 
         assert caught_up.receive()["events"] == []
 
 
+def test_a_reconnect_draws_again_the_open_rows_it_names_that_closed_meanwhile(api: Api) -> None:
+    """A page names the rows it draws open; a panel that closed while it had no socket (here
+    dismissed in another tab) has its row drawn again in the hello, as its close's push would."""
+    sid = api.create_session()
+    surface = api.show_surface(sid, "fields")
+    row = next(e["seq"] for e in reversed(api.events(sid)) if e["kind"] == "tool/result")
+    last_seen = api.events(sid)[-1]["seq"]
+    shown = api.base.replace("http://", "ws://") + f"/ws/sessions/{sid}?after={last_seen}&open={row}"
+    with Socket(shown, api.cookie()) as sock:
+        assert "rows" not in sock.receive()  # still open: nothing to draw again
+    api.dismiss(sid, surface)  # while nobody listens
+    with Socket(shown, api.cookie()) as sock:
+        hello = sock.receive()
+    assert set(hello["rows"]) == {str(row)}
+    assert 'class="surface-row state-dismissed"' in hello["rows"][str(row)]
+    assert f'id="ev-{row}"' in hello["rows"][str(row)]
+    with api.socket(sid, after=last_seen) as sock:
+        assert "rows" not in sock.receive()  # a page that names no open row is sent none
+
+
 def test_a_held_submission_pushes_its_queue_row_then_the_commit(api: Api) -> None:
     sid = api.create_session()
     surface = api.show_surface(sid)
@@ -330,6 +350,10 @@ def test_a_bad_session_in_the_url_gets_an_error_and_a_close(api: Api) -> None:
         ("abcd%C3%A9fghij", "invalid-id"),
         ("ab.cd.efgh", "invalid-id"),
         (f"{sid}?after=abc", "invalid-number"),
+        (f"{sid}?after=4&open=5", "invalid-number"),
+        (f"{sid}?after=4&open=0", "invalid-number"),
+        (f"{sid}?after=4&open=x", "invalid-number"),
+        (f"{sid}?after=40&" + "&".join(f"open={seq}" for seq in range(1, 10)), "invalid-number"),
     ]
     for tail, code in cases:
         sock = Socket(base + tail, api.cookie())  # the owner's cookie: only the URL is wrong
