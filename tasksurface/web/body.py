@@ -38,9 +38,10 @@ def optional_int(args: Mapping[str, str], name: str, default: int) -> int:
     value = args.get(name)
     if value is None:
         return default
-    if not (value.isascii() and value.isdigit()) or int(value) > MAX_INT:
+    number = _whole_number(value)
+    if number is None:
         raise RequestRefused("invalid-number", f"{name} must be a whole number from 0 to {MAX_INT}")
-    return int(value)
+    return number
 
 
 def seq_list(args: MultiDict[str, str], name: str, *, most: int, at_most: int) -> tuple[int, ...]:
@@ -50,10 +51,20 @@ def seq_list(args: MultiDict[str, str], name: str, *, most: int, at_most: int) -
         raise RequestRefused("invalid-number", f"{name} names at most {most} rows")
     seqs: set[int] = set()
     for value in values:
-        if not (value.isascii() and value.isdigit()) or not 0 < int(value) <= at_most:
+        seq = _whole_number(value)
+        if seq is None or not 0 < seq <= at_most:
             raise RequestRefused("invalid-number", f"{name} must be a seq from 1 to {at_most}")
-        seqs.add(int(value))
+        seqs.add(seq)
     return tuple(sorted(seqs))
+
+
+def _whole_number(value: str) -> int | None:
+    """ASCII digits from 0 to MAX_INT. The length is checked first: `int` raises a ValueError on
+    text of more than a few thousand digits, and that must be a refusal like any other."""
+    if not (value.isascii() and value.isdigit()) or len(value.lstrip("0")) > len(str(MAX_INT)):
+        return None
+    number = int(value)
+    return number if number <= MAX_INT else None
 
 
 def refuse_unknown(body: Mapping[str, Any], allowed: set[str]) -> None:

@@ -243,9 +243,12 @@ def test_composer_text_and_placement_are_checked(api: Api, busy: Busy) -> None:
 
 
 def test_an_after_beyond_any_seq_is_a_typed_refusal(api: Api, busy: Busy) -> None:
-    response = api.get(f"/api/sessions/{busy.sid}/events", params={"after": str(10**30)})
-    assert response.status_code == 400, response.status_code
-    assert response.json()["error"]["code"] == "invalid-number"
+    for after in (str(10**30), "9" * 5000, "0" * 5000 + "1" + "0" * 10):
+        response = api.get(f"/api/sessions/{busy.sid}/events", params={"after": after})
+        assert response.status_code == 400, response.status_code
+        assert response.json()["error"]["code"] == "invalid-number"
+    leading_zeros = api.get(f"/api/sessions/{busy.sid}/events", params={"after": "0" * 40 + "1"})
+    assert leading_zeros.status_code == 200, leading_zeros.text
 
 
 def test_numbers_and_flags_are_checked(api: Api, services: Services, busy: Busy) -> None:
