@@ -81,8 +81,13 @@ class PushHub:
         self._services = services
 
     def subscribe(self, session_id: SessionId, after: int = 0) -> Subscription:
+        """Called under the session's lock (by `open`), so no push of the session runs meanwhile."""
         subscription = Subscription(session_id, after)
-        if self._services is not None and session_id not in self._last_active:
+        with self._lock:
+            watched = bool(self._subscribers.get(session_id))
+        if self._services is not None and not watched:
+            # Nobody listened, so no push kept the open panel known: panels may have opened and
+            # closed since, and the next close must redraw the row of the panel open now.
             self._last_active[session_id] = self._services.surfaces.state(session_id).active
         with self._lock:
             self._subscribers[session_id].add(subscription)

@@ -123,7 +123,10 @@ def _hello_message(
     services: Services, session_id: SessionId, after: int, shown_open: tuple[int, ...]
 ) -> dict[str, Any]:
     events = services.sessions.events_after(session_id, after, HELLO_EVENT_LIMIT + 1)
-    if len(events) > HELLO_EVENT_LIMIT:
+    if len(events) > HELLO_EVENT_LIMIT or any(e.kind == "session/rewound" for e in events):
+        # Too far behind, or history the page shows was rewound away while it had no socket (the
+        # push of a rewind is a reset too): the page reloads from the log. So every row it names
+        # below is still in the history.
         return {"type": "reset"}
     queue = push.queue_message(services, session_id)  # before the state, as every push reads them
     state = services.surfaces.state(session_id)

@@ -139,6 +139,43 @@ def test_a_reconnect_draws_again_the_open_rows_it_names_that_closed_meanwhile(ap
         assert "rows" not in sock.receive()  # a page that names no open row is sent none
 
 
+def test_a_close_redraws_the_row_of_the_panel_open_now_after_changes_nobody_heard(api: Api) -> None:
+    """Panels opened and closed while no page listened: the first close a page hears redraws the
+    row of the panel open then, not of one an earlier page saw open."""
+    sid = api.create_session()
+    first = api.show_surface(sid, "fields")
+    with api.socket(sid, after=api.events(sid)[-1]["seq"]) as sock:
+        assert sock.receive()["type"] == "hello"  # a page saw the first panel open, then left
+    api.dismiss(sid, first)  # nobody listens from here
+    second = api.show_surface(sid, "fields")
+    second_row = next(e["seq"] for e in reversed(api.events(sid)) if e["kind"] == "tool/result")
+    with connect(api, sid, after=api.events(sid)[-1]["seq"]) as sock:
+        api.dismiss(sid, second)
+        message = sock.receive_until(has_event("task-surface/dismissed"))
+    assert set(message["rows"]) == {str(second_row)}
+    assert 'class="surface-row state-dismissed"' in message["rows"][str(second_row)]
+
+
+def test_a_reconnect_across_a_rewind_reloads_the_page(api: Api) -> None:
+    """A rewind while a page had no socket took rows it shows out of the history: the hello is a
+    reset, as the rewind's own push is, so the page reloads rather than keep them."""
+    sid = api.create_session()
+    api.send(sid, "hello")
+    api.settled(sid)
+    surface = api.show_surface(sid, "fields")
+    row = next(e["seq"] for e in reversed(api.events(sid)) if e["kind"] == "tool/result")
+    last_seen = api.events(sid)[-1]["seq"]
+    response = api.post(f"/api/sessions/{sid}/rewind", {"toSeq": 2})
+    assert response.status_code == 200, response.text
+    shown = api.base.replace("http://", "ws://") + f"/ws/sessions/{sid}?after={last_seen}&open={row}"
+    with Socket(shown, api.cookie()) as sock:
+        assert sock.receive() == {"type": "reset"}
+    assert api.projection(sid)["active"] is None and surface  # the panel went with the rewind
+    with connect(api, sid, after=response.json()["eventSeq"]) as sock:  # a reloaded page
+        api.send(sid, "after the rewind")
+        assert sock.receive_until(has_event("user/message"))["type"] == "change"
+
+
 def test_a_held_submission_pushes_its_queue_row_then_the_commit(api: Api) -> None:
     sid = api.create_session()
     surface = api.show_surface(sid)
@@ -353,6 +390,8 @@ def test_a_bad_session_in_the_url_gets_an_error_and_a_close(api: Api) -> None:
         (f"{sid}?after=4&open=5", "invalid-number"),
         (f"{sid}?after=4&open=0", "invalid-number"),
         (f"{sid}?after=4&open=x", "invalid-number"),
+        (f"{sid}?after=" + "9" * 5000, "invalid-number"),
+        (f"{sid}?after=4&open=" + "1" * 5000, "invalid-number"),
         (f"{sid}?after=40&" + "&".join(f"open={seq}" for seq in range(1, 10)), "invalid-number"),
     ]
     for tail, code in cases:
