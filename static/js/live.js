@@ -3,7 +3,9 @@
 // `body[data-live=true]` says the page's script has taken over its controls: from then on every
 // request goes over the socket while it is open and over HTTP otherwise, so the controls take input
 // before the socket opens and while it is down. `body[data-connection]` says how the socket is:
-// `open`, `lost` (reconnecting) or `restarting` (the server process is being replaced).
+// `connecting` (the first), `open`, `lost` (reconnecting) or `restarting` (the server process is
+// being replaced). A lost socket tries again at once when the browser is back online or the tab is
+// shown again, instead of waiting out its backoff.
 // Every pushed message goes to the page's bus; a reset reloads the page from the log. A server
 // process that stops closes with 1012 and the page comes back at once, to whichever process answers.
 // The open socket also carries the page's own requests (`page.request`): no HTTP request to make,
@@ -20,6 +22,7 @@
   const RESTART = 1012;
   const SHOWN_OPEN_MOST = 8; // the server's limit on rows named open
   let open = null; // the socket while it is open
+  let pending = null; // the timer of the next try while the socket is down
   let lastRpc = 0;
   const waiting = new Map(); // rpc id -> {resolve, reject}
 
@@ -99,8 +102,24 @@
     }
     retry = restarting ? 0 : Math.min(retry + 1, 6);
     const delay = restarting ? 200 + Math.random() * 800 : 250 * 2 ** retry;
-    window.setTimeout(connect, delay);
+    pending = window.setTimeout(reconnect, delay);
   }
+
+  function reconnect() {
+    pending = null;
+    connect();
+  }
+
+  // Only while a retry waits: a socket being opened is left to open.
+  function now() {
+    if (pending === null) return;
+    window.clearTimeout(pending);
+    reconnect();
+  }
+  window.addEventListener("online", now);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") now();
+  });
 
   function follow(socket) {
     socket.addEventListener("open", () => opened(socket));
@@ -130,6 +149,7 @@
     return true;
   }
 
+  page.body.dataset.connection = "connecting";
   if (!adoptEarly()) connect();
   // Once the whole bundle has run, every behaviour has its controls: input is taken from now on.
   queueMicrotask(() => (page.body.dataset.live = "true"));

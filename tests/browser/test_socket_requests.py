@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.wait import WebDriverWait
 
 from ..conftest import LiveServer
 from ..support import Api, wait_for
@@ -31,11 +32,18 @@ WebSocket.prototype.send = function (data) {
 HOLD_SOCKETS = """
 const Native = window.WebSocket;
 window.__socketsHeld = true;
+window.__heldClosed = 0;
 window.WebSocket = class extends Native {
   constructor(url, protocols) {
-    super(window.__socketsHeld ? "ws://" + location.host + "/ws/held" : url, protocols);
+    const held = window.__socketsHeld;
+    super(held ? "ws://" + location.host + "/ws/held" : url, protocols);
+    if (held) this.addEventListener("close", () => (window.__heldClosed += 1));
   }
 };"""
+HELD_TRIES_BEFORE_RELEASE = 4
+"""The page's backoff waits 0.5, 1 and 2 s after its first tries: once the fourth has closed it
+waits at least 2 s, so a socket open within `BACK_ONLINE_WITHIN` of the release did not wait."""
+BACK_ONLINE_WITHIN = 1.0
 CLOSE_INSTEAD = """
 const send = WebSocket.prototype.send;
 WebSocket.prototype.send = function (data) {
@@ -167,13 +175,20 @@ def test_a_click_before_the_socket_opens_submits_over_http_once(
     try:
         browser.get(f"{live_server.url}/sessions/{session_id}")
         wait_until(browser, lambda d: _body(d, "data-live") == "true")
-        assert _body(browser, "data-connection") != "open"
+        assert _body(browser, "data-connection") in ("connecting", "lost")
         _submit(browser)
         wait_for(lambda: _submissions(api, session_id) or None)
         # Durable, and nobody has told the page yet: it waits with every control disabled.
         assert browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").get_attribute("disabled")
         assert _body(browser, "data-connection") != "open"
-        browser.execute_script("window.__socketsHeld = false")
+        WebDriverWait(browser, 15, poll_frequency=0.05).until(
+            lambda d: d.execute_script("return window.__heldClosed") >= HELD_TRIES_BEFORE_RELEASE
+        )
+        # Back online: the page tries at once instead of waiting out its backoff.
+        browser.execute_script("window.__socketsHeld = false; window.dispatchEvent(new Event('online'))")
+        WebDriverWait(browser, BACK_ONLINE_WITHIN, poll_frequency=0.05).until(
+            lambda d: _body(d, "data-connection") == "open"
+        )
     finally:
         browser.execute_cdp_cmd(
             "Page.removeScriptToEvaluateOnNewDocument", {"identifier": held["identifier"]}
