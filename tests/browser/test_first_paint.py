@@ -1,0 +1,53 @@
+"""The chat page's first frame is drawn once its script has the controls: what a person sees first
+already takes input, and the page is laid out once, not once before its script and again after."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from ..conftest import LiveServer
+from ..support import Api
+from .pages import browse_as, wait_until
+
+pytestmark = pytest.mark.browser
+
+# When the page script set `body[data-live]`, on the page's clock (the paint entries' clock).
+NOTE_LIVE = """
+window.__liveAt = null;
+new MutationObserver(() => {
+  if (window.__liveAt === null && document.body && document.body.dataset.live === "true") {
+    window.__liveAt = performance.now();
+  }
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-live"] });
+"""
+FIRST_PAINT = "const e = performance.getEntriesByName('first-paint')[0]; return e ? e.startTime : null;"
+SLOW_LINK = {"offline": False, "latency": 20, "downloadThroughput": 48 * 1024, "uploadThroughput": -1}
+"""Slow enough that the stylesheet and the parsed page are ready well before the page script."""
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """When the page paints does not depend on the database; SQLite keeps this quick."""
+    yield f"sqlite:///{tmp_path / 'browser.sqlite3'}"
+
+
+def test_nothing_is_painted_before_the_page_script_has_the_controls(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    api = Api(live_server.url)
+    session_id = api.create_session()
+    api.show_surface(session_id, "all")
+    browse_as(browser, api)
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NOTE_LIVE})
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", SLOW_LINK)
+    browser.get(f"{live_server.url}/sessions/{session_id}")
+    first_paint = wait_until(browser, lambda d: d.execute_script(FIRST_PAINT))
+    live_at = browser.execute_script("return window.__liveAt")
+    assert live_at is not None and first_paint >= live_at, (first_paint, live_at)
+    api.http.close()
