@@ -81,7 +81,7 @@ class PushHub:
         self._services = services
 
     def subscribe(self, session_id: SessionId, after: int = 0) -> Subscription:
-        """Called under the session's lock (by `open`), so no push of the session runs meanwhile."""
+        """Pages subscribe through `open`, under the session's lock: no push of it runs meanwhile."""
         subscription = Subscription(session_id, after)
         with self._lock:
             watched = bool(self._subscribers.get(session_id))
