@@ -117,12 +117,19 @@ def browse_as(driver: WebDriver, api: Api) -> None:
         driver.add_cookie({"name": cookie.name, "value": cookie.value or "", "path": "/"})
 
 
-def open_panel(driver: WebDriver, base_url: str, demo: str) -> tuple[Api, str, ChatPage]:
-    """A session set up over the API with a demo panel open, shown in this browser as its owner."""
+def owned_panel(driver: WebDriver, base_url: str, demo: str) -> tuple[Api, str]:
+    """A session set up over the API with a demo panel open, this browser its owner; its page is
+    not opened yet (so a test can prepare the browser first)."""
     api = Api(base_url)
     session_id = api.create_session()
     api.show_surface(session_id, demo)
     browse_as(driver, api)
+    return api, session_id
+
+
+def open_panel(driver: WebDriver, base_url: str, demo: str) -> tuple[Api, str, ChatPage]:
+    """A session set up over the API with a demo panel open, shown in this browser as its owner."""
+    api, session_id = owned_panel(driver, base_url, demo)
     page = ChatPage(driver, base_url)
     page.open(session_id)
     page.dock()

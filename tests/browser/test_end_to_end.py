@@ -8,8 +8,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from ..conftest import LiveServer
-from ..support import Api, wait_for
-from .pages import ChatPage, api_for, browse_as, order_of, wait_until
+from ..support import wait_for
+from .pages import ChatPage, api_for, order_of, owned_panel, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -76,10 +76,7 @@ def test_fill_and_submit_every_field_kind(browser: WebDriver, live_server: LiveS
 def test_the_dock_submits_as_a_plain_form_without_javascript(
     browser: WebDriver, live_server: LiveServer
 ) -> None:
-    api = Api(live_server.url)
-    session_id = api.create_session()
-    api.show_surface(session_id, "plan")
-    browse_as(browser, api)
+    api, session_id = owned_panel(browser, live_server.url, "plan")
     browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     browser.get(f"{live_server.url}/sessions/{session_id}")
     # Without script, the order's move buttons post the form and the page answers with the moved order.

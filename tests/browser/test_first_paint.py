@@ -10,8 +10,7 @@ import pytest
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from ..conftest import LiveServer
-from ..support import Api
-from .pages import browse_as, wait_until
+from .pages import owned_panel, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -38,10 +37,7 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 def test_nothing_is_painted_before_the_page_script_has_the_controls(
     browser: WebDriver, live_server: LiveServer
 ) -> None:
-    api = Api(live_server.url)
-    session_id = api.create_session()
-    api.show_surface(session_id, "all")
-    browse_as(browser, api)
+    api, session_id = owned_panel(browser, live_server.url, "all")
     browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NOTE_LIVE})
     browser.execute_cdp_cmd("Network.enable", {})
     browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
