@@ -180,10 +180,11 @@ class Durable:
 
 def bench_submission(services: Services, app: Any, runs: int, shown: bool) -> tuple[float, float]:
     """One accepted submission, HTTP submit → durable `user/message`, alternated with a call of the
-    floor route. The whole way is timed as it runs in service: the request, then the session's
-    runner (woken by it) taking the lease, reading the queue, claiming the row, announcing the
-    claim and admitting it; the clock stops when the admission has committed. The agent's turn
-    that follows is not timed, and each call waits for the runner to be idle again.
+    floor route. The whole way is timed as it runs in service: the request's enqueue, then (the
+    session being idle) the same request taking the lease, claiming the row, announcing the claim
+    and admitting it (`admission.admit_first`); the clock stops when the admission has committed.
+    The agent's turn that follows, on a runner thread, is not timed, and each call waits for the
+    runner to be idle again.
 
     `shown`: the panel has been shown by this process before it is answered, as it is when the
     person's page reads it or its push is built here; the process then keeps the panel's checked

@@ -270,14 +270,14 @@ def held_claim(services: Services) -> Iterator[tuple[threading.Event, threading.
     """Wrap the runner's admission so a test can act while the claim is held open."""
     claimed = threading.Event()
     release = threading.Event()
-    original = services.runner._admit
+    original = services.runner.admit
 
-    def slow_admit(session_id, item):  # type: ignore[no-untyped-def]
+    def slow_admit(session_id, item, *, waits=True):  # type: ignore[no-untyped-def]
         claimed.set()
         release.wait(10)
-        return original(session_id, item)
+        return original(session_id, item, waits=waits)
 
-    services.runner._admit = slow_admit  # type: ignore[method-assign]
+    services.runner.admit = slow_admit  # type: ignore[method-assign]
     try:
         yield claimed, release
     finally:

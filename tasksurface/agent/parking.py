@@ -35,19 +35,21 @@ class ParkingThreads:
         self._threads: set[threading.Thread] = set()
         self._stopping = False
 
-    def run(self, job: Job) -> None:
-        """Run `job` on a waiting thread, or on a new one when none waits for it."""
+    def run(self, job: Job) -> bool:
+        """Run `job` on a waiting thread, or on a new one when none waits for it; `False` when
+        stopping (the job is dropped)."""
         with self._cond:
             if self._stopping:
-                return
+                return False
             if self._parked > len(self._jobs):
                 self._jobs.append(job)
                 self._cond.notify()
-                return
+                return True
             # Started before the lock is let go: a stop that lists the thread can join it.
             thread = threading.Thread(target=self._work, args=(job,), name=self._name, daemon=True)
             self._threads.add(thread)
             thread.start()
+        return True
 
     def parked(self) -> int:
         with self._cond:

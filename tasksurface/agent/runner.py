@@ -88,6 +88,14 @@ class RunnerPool:
 
     def wake(self, session_id: SessionId) -> None:
         """Make sure a runner looks at this session's queue soon."""
+        self._wake(session_id, admit_here=False)
+
+    def wake_to_admit(self, session_id: SessionId) -> None:
+        """For input the caller has just enqueued: when no runner serves the session, the caller's
+        thread admits it (`admission.admit_first`) and a runner thread takes over for the turn."""
+        self._wake(session_id, admit_here=True)
+
+    def _wake(self, session_id: SessionId, admit_here: bool) -> None:
         with self._lock:
             if self._stopping.is_set():
                 return
@@ -96,7 +104,13 @@ class RunnerPool:
             if session_id in self._serving:
                 return
             self._serving.add(session_id)
-        self._threads.run(lambda: self._run(session_id))
+        start = admission.admit_first(self, session_id) if admit_here else admission.Start()
+        if self._threads.run(lambda: self._run(session_id, start)):
+            return
+        if start.leased:  # stopping: no runner thread takes the session on
+            self.leases.release(session_id)
+        with self._lock:
+            self._serving.discard(session_id)
 
     def wake_all_with_work(self) -> None:
         """After a start: durable inbox rows, and turns an earlier process left half-done."""
@@ -123,7 +137,7 @@ class RunnerPool:
         with self._lock:
             return not self._serving
 
-    def _run(self, session_id: SessionId) -> None:
+    def _run(self, session_id: SessionId, start: admission.Start) -> None:
         """Serve the session under its lease; without it, the process that holds it serves.
 
         After letting the lease go the queue is read once more: input that arrived while this
@@ -137,10 +151,11 @@ class RunnerPool:
             while serving and not self._stopping.is_set():
                 with self._lock:
                     self._wakeups.discard(session_id)
-                leased = self._lease(session_id)
+                leased = start.leased or self.take_lease(session_id)
+                begun, start = start, admission.Start()
                 if leased:
                     try:
-                        self._serve(session_id)
+                        self._serve(session_id, begun)
                     finally:
                         self.leases.release(session_id)
                 more = leased and not self._stopping.is_set() and self._has_input(session_id)
@@ -155,7 +170,7 @@ class RunnerPool:
                     self._serving.discard(session_id)
                     self._running.discard(session_id)
 
-    def _lease(self, session_id: SessionId) -> bool:
+    def take_lease(self, session_id: SessionId) -> bool:
         try:
             return self.leases.acquire(session_id)
         except Exception:
@@ -163,15 +178,20 @@ class RunnerPool:
             self.leases.release(session_id)
             return False
 
-    def _serve(self, session_id: SessionId) -> None:
+    def _serve(self, session_id: SessionId, begun: admission.Start) -> None:
         """The first look at the queue after winning the lease voids an earlier holder's
-        admission claims, in the look's own transaction (before this runner claims anything)."""
-        first = True
-        while not self._stopping.is_set() and self.leases.held(session_id):
-            with self._lock:
-                self._wakeups.discard(session_id)
+        admission claims, in the look's own transaction (before this runner claims anything).
+        `begun`: what the thread that woke the session did already (its turn may be owed)."""
+        first = not begun.took_over
+        if begun.admitted:
             try:
-                item = self._claim_next(session_id, take_over=first)
+                self._run_turn(session_id)
+                self._after_turn(session_id)
+            except Exception:
+                logger.exception("runner for session %s failed", session_id)
+        while not self._stopping.is_set() and self.leases.held(session_id):
+            try:
+                item = self.claim_next(session_id, take_over=first)
                 first = False
                 if item is not None:
                     self._process(session_id, item)
@@ -210,11 +230,13 @@ class RunnerPool:
             claimed = self.claims.claimed_in(db, session_id)
         return next((item for item in waiting if item.id not in claimed), None)
 
-    def _claim_next(self, session_id: SessionId, take_over: bool) -> InboxItem | None:
+    def claim_next(self, session_id: SessionId, take_over: bool) -> InboxItem | None:
         """The look at the queue is the claim: the next waiting input, claimed for admission.
         Where claims live on the rows, look and claim are one statement (voiding an earlier lease
         holder's claims when this runner has just won the lease); where they live in memory, a
-        read and a claim in memory."""
+        read and a claim in memory. The look answers every wake-up made before it."""
+        with self._lock:
+            self._wakeups.discard(session_id)
         if not self.leases.held(session_id):
             return None
         return self.claims.claim_next(session_id, take_over)
@@ -234,16 +256,14 @@ class RunnerPool:
             self._run_turn(session_id)
 
     def _process(self, session_id: SessionId, item: InboxItem) -> None:
-        # The claim is visible (pending phase `claiming`) before the queue without the row is published.
-        self.notify(session_id, queue=True)
-        admitted = self._admit(session_id, item)
-        if admitted is None:
-            return
-        self._run_turn(session_id)
+        """Append the message and delete the row in one transaction (reporting exactly one
+        outcome), then run the turn it starts."""
+        if admission.admit_claimed(self, session_id, item) is not None:
+            self._run_turn(session_id)
 
-    def _admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
+    def admit(self, session_id: SessionId, item: InboxItem, *, waits: bool = True) -> SessionEvent | None:
         """Append the message and delete the row in one transaction; report exactly one outcome."""
-        return admission.admit(self, session_id, item)
+        return admission.admit(self, session_id, item, waits=waits)
 
     def stopping(self) -> bool:
         return self._stopping.is_set()

@@ -176,12 +176,21 @@ def build_services(
     )
     if tasks is not None:
         runner.context_sources.append(tasks.service.deliver_notices)
-    sessions = SessionService(database, claims, notifier, runner.wake, clock, [journal])
+    # Services that enqueue input admit it on the request's own thread when the session is idle.
+    sessions = SessionService(database, claims, notifier, runner.wake, clock, [journal], runner.wake_to_admit)
     surfaces = TaskSurfaceService(
-        database, claims, notifier, runner.wake, clock, settings.limits, enabled=settings.task_surface
+        database,
+        claims,
+        notifier,
+        runner.wake_to_admit,
+        clock,
+        settings.limits,
+        enabled=settings.task_surface,
     )
     questions = QuestionService(database, notifier, runner.wake, clock)
-    actions = PanelActionService(surfaces, database, claims, notifier, runner.wake, clock, (journal,))
+    actions = PanelActionService(
+        surfaces, database, claims, notifier, runner.wake_to_admit, clock, (journal,)
+    )
     return Services(
         settings,
         database,

@@ -75,11 +75,15 @@ class SessionService:
         wake: Callable[[SessionId], None],
         clock: Callable[[], datetime],
         observers: Sequence[InboxObserver] = (),
+        wake_to_admit: Callable[[SessionId], None] | None = None,
     ) -> None:
         self.database = database
         self.claims = claims
         self.notifier = notifier
         self.wake = wake
+        self.wake_to_admit = wake_to_admit or wake
+        """After a message is enqueued: an idle session's first admission may be the caller's
+        (`RunnerPool.wake_to_admit`). A resume or a queue action only wakes the runner."""
         self.clock = clock
         self.observers = list(observers)
         self._owners = BoundedMemo[str](MAX_KNOWN_OWNERS)
@@ -161,7 +165,7 @@ class SessionService:
                 at=self.clock(),
             )
         self.notifier.changed(session_id, queue=True)
-        self.wake(session_id)
+        self.wake_to_admit(session_id)
         return QueuedMessage(item)
 
     def queue(self, session_id: SessionId) -> list[QueuedMessage]:

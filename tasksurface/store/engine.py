@@ -24,6 +24,8 @@ def normalise_url(url: str) -> str:
     return url
 
 
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+"""How long a SQLite transaction waits for the write lock (it is held for milliseconds at a time)."""
 PING_AFTER_REST = 1.0
 """Seconds a pooled PostgreSQL connection may rest before it is pinged on its way out of the pool."""
 
@@ -64,6 +66,28 @@ def coordination_engine(engine: sa.Engine) -> sa.Engine:
     return coordination
 
 
+BRIEF_LOCK_WAIT_MS = 100
+"""How long a write that must not wait (`brief_wait_engine`) waits for a lock before it gives up."""
+
+
+def brief_wait_engine(engine: sa.Engine) -> sa.Engine:
+    """An engine beside a PostgreSQL `engine` whose transactions give up on a lock they would wait
+    for longer than `BRIEF_LOCK_WAIT_MS` (`lock_not_available`), for work that has somewhere else
+    to go when it cannot run at once: a request admitting the input it has just enqueued leaves it
+    to the session's runner rather than hold its answer while another transaction holds the lock.
+    The setting is the connection's own, so it costs no round trip per transaction."""
+    brief = sa.create_engine(engine.url, pool_size=2, max_overflow=18, pool_use_lifo=True)
+
+    @sa.event.listens_for(brief, "connect")
+    def _give_up_on_long_lock_waits(dbapi_connection: Any, _record: Any) -> None:
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout TO {BRIEF_LOCK_WAIT_MS}")
+        dbapi_connection.commit()
+
+    _ping_rested_connections(brief)
+    return brief
+
+
 def _ping_rested_connections(engine: sa.Engine) -> None:
     """A connection that rested is pinged before it is lent, and replaced if the database is gone.
 
@@ -102,7 +126,7 @@ def _configure_sqlite(engine: sa.Engine) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()

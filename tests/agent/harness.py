@@ -206,10 +206,10 @@ class HookedRunnerPool(RunnerPool):
 
     before_admit: Callable[[InboxItem], None] | None = None
 
-    def _admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
+    def admit(self, session_id: SessionId, item: InboxItem, *, waits: bool = True) -> SessionEvent | None:
         if self.before_admit is not None:
             self.before_admit(item)
-        return super()._admit(session_id, item)
+        return super().admit(session_id, item, waits=waits)
 
 
 # -- the world --------------------------------------------------------------------------
@@ -247,7 +247,7 @@ def running(
     claims = HookedClaims(database)
     journal = OutcomeJournal()
     pool = HookedRunnerPool(database, claims, model, ToolRegistry(tools), notifier, [journal], clock)
-    sessions = SessionService(database, claims, notifier, pool.wake, now, [journal])
+    sessions = SessionService(database, claims, notifier, pool.wake, now, [journal], pool.wake_to_admit)
     try:
         yield World(database, claims, journal, pool, sessions, notifier, model)
     finally:

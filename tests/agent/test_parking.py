@@ -62,7 +62,7 @@ def test_a_stop_ends_the_waiting_threads_and_takes_no_more_jobs() -> None:
     threads.stop(5)
     assert threads.parked() == 0
     ran: list[int] = []
-    threads.run(lambda: ran.append(1))
+    assert threads.run(lambda: ran.append(1)) is False  # dropped, and the caller is told so
     assert ran == []
     assert not [t for t in threading.enumerate() if t.name == "test" and t.is_alive()]
 

@@ -111,7 +111,7 @@ def streaming_runner(database: Database, sink: RecordingSink) -> Iterator[Sessio
     backend = ScriptedBackend(pause=0.001)
     pool = RunnerPool(database, claims, backend, tools, notifier, [journal], now, progress=sink)
     try:
-        yield SessionService(database, claims, notifier, pool.wake, now, [journal])
+        yield SessionService(database, claims, notifier, pool.wake, now, [journal], pool.wake_to_admit)
     finally:
         pool.stop(5)
 

@@ -197,7 +197,7 @@ def test_an_admission_whose_claim_passed_elsewhere_neither_commits_nor_drops_the
         # ... voided this process's claim (the session is paused)
         assert heir.claim_next(sid, take_over=True) is None
         assert heir.try_claim(row, "admit")  # ... and took the row
-        assert shared.runner._admit(sid, item) is None
+        assert shared.runner.admit(sid, item) is None
     # No outcome here: the new holder reports the row's one outcome when it admits it.
     assert [r for r in shared.journal.records() if r.item_id == row] == []
     with shared.database.read() as db:
