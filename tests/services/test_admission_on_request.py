@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import sqlalchemy as sa
@@ -17,6 +17,7 @@ from tasksurface.domain.submission import initial_values
 from tasksurface.services.container import Services
 from tasksurface.store import inbox, log
 from tasksurface.store.engine import BRIEF_LOCK_WAIT_MS, WRITE_OPTION
+from tasksurface.store.records import InboxItem
 
 from ..support import wait_for
 
@@ -61,30 +62,23 @@ def test_a_submission_to_an_idle_session_closes_its_panel_before_the_request_ans
     wait_for(services.runner.idle)
 
 
-class LockOnClaim:
-    """Wraps the runner's notifier: at the claim's notice (a queue change with no events, sent
-    just before the admission), another connection takes a lock the admission needs, holds it for
-    `HELD_SECONDS`, and the notice returns only once the lock is held."""
+class LockBeforeAdmission:
+    """Wraps the runner's admission: before the first one, another connection takes a lock the
+    admission needs and holds it for `HELD_SECONDS`; the admission starts once the lock is held."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
-        self.inner = services.runner.notifier
+        self.inner = services.runner.admit
         self.released = threading.Event()
         self._armed = True
 
-    def changed(
-        self,
-        session_id: SessionId,
-        events: Sequence[SessionEvent] = (),
-        queue: bool = False,
-        reset: bool = False,
-    ) -> None:
-        if self._armed and queue and not events:
+    def admit(self, session_id: SessionId, item: InboxItem, *, waits: bool = True) -> SessionEvent | None:
+        if self._armed:
             self._armed = False
             held = threading.Event()
             threading.Thread(target=self._hold, args=(held,), daemon=True).start()
             assert held.wait(5)
-        self.inner.changed(session_id, events, queue, reset)
+        return self.inner(session_id, item, waits=waits)
 
     def _hold(self, held: threading.Event) -> None:
         with self._locked():
@@ -105,8 +99,8 @@ class LockOnClaim:
 
 def test_an_admission_that_would_wait_for_a_lock_is_left_to_the_runner(services: Services) -> None:
     session_id = services.sessions.create()
-    locker = LockOnClaim(services)
-    services.runner.notifier = locker
+    locker = LockBeforeAdmission(services)
+    services.runner.admit = locker.admit  # type: ignore[method-assign]
     started = time.monotonic()
     services.sessions.send(session_id, "hello")
     answered_after = time.monotonic() - started
