@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -15,11 +16,31 @@ import requests
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
+LOWEST_PORT = 10_000
+
+
+def _first_ephemeral_port() -> int:
+    """Where the kernel starts handing out local ports for outgoing connections (Linux says)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A port that is free now and that no outgoing connection can take before a test's server
+    binds it: below the kernel's range for those. (A port the kernel picked for a bind to 0 is
+    in that range, and a database or browser connection opened in between could be given it.)"""
+    top = _first_ephemeral_port()
+    for _ in range(100):
+        port = random.randrange(LOWEST_PORT, top)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port between {LOWEST_PORT} and {top}")
 
 
 class ServerProcess:
