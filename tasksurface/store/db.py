@@ -149,8 +149,12 @@ def _brief_sqlite_wait(connection: sa.Connection, brief: bool) -> Iterator[None]
 
 
 def _waited_too_long(exc: sa.exc.OperationalError) -> bool:
-    """PostgreSQL's `lock_not_available` (55P03), or SQLite's "database is locked"."""
-    return getattr(exc.orig, "sqlstate", None) == "55P03" or "database is locked" in str(exc.orig)
+    """PostgreSQL's `lock_not_available` (55P03), or SQLite's `SQLITE_BUSY`."""
+    found = exc.orig
+    return (
+        getattr(found, "sqlstate", None) == "55P03"
+        or getattr(found, "sqlite_errorname", None) == "SQLITE_BUSY"
+    )
 
 
 def writes_in_one_statement(db: so.Session) -> bool:

@@ -52,18 +52,9 @@ def coordination_engine(engine: sa.Engine) -> sa.Engine:
     claim commits durably, which writes the claim's record to disk before its own. So a claim
     costs one round trip instead of three (BEGIN, the statement, COMMIT), and no wait for a flush.
     """
-    coordination = sa.create_engine(
-        engine.url, isolation_level="AUTOCOMMIT", pool_size=4, max_overflow=16, pool_use_lifo=True
+    return _engine_beside(
+        engine, "SET synchronous_commit TO off", isolation_level="AUTOCOMMIT", pool_size=4, max_overflow=16
     )
-
-    @sa.event.listens_for(coordination, "connect")
-    def _commit_without_waiting_for_the_disk(dbapi_connection: Any, _record: Any) -> None:
-        with dbapi_connection.cursor() as cursor:
-            cursor.execute("SET synchronous_commit TO off")
-        dbapi_connection.commit()
-
-    _ping_rested_connections(coordination)
-    return coordination
 
 
 BRIEF_LOCK_WAIT_MS = 100
@@ -76,16 +67,22 @@ def brief_wait_engine(engine: sa.Engine) -> sa.Engine:
     to go when it cannot run at once: a request admitting the input it has just enqueued leaves it
     to the session's runner rather than hold its answer while another transaction holds the lock.
     The setting is the connection's own, so it costs no round trip per transaction."""
-    brief = sa.create_engine(engine.url, pool_size=2, max_overflow=18, pool_use_lifo=True)
+    return _engine_beside(engine, f"SET lock_timeout TO {BRIEF_LOCK_WAIT_MS}", pool_size=2, max_overflow=18)
 
-    @sa.event.listens_for(brief, "connect")
-    def _give_up_on_long_lock_waits(dbapi_connection: Any, _record: Any) -> None:
+
+def _engine_beside(engine: sa.Engine, setting: str, **options: Any) -> sa.Engine:
+    """A pool of its own on `engine`'s database, each connection given `setting` when it opens
+    (so it costs no round trip per transaction), lending the connection returned last."""
+    beside = sa.create_engine(engine.url, pool_use_lifo=True, **options)
+
+    @sa.event.listens_for(beside, "connect")
+    def _apply_setting(dbapi_connection: Any, _record: Any) -> None:
         with dbapi_connection.cursor() as cursor:
-            cursor.execute(f"SET lock_timeout TO {BRIEF_LOCK_WAIT_MS}")
+            cursor.execute(setting)
         dbapi_connection.commit()
 
-    _ping_rested_connections(brief)
-    return brief
+    _ping_rested_connections(beside)
+    return beside
 
 
 def _ping_rested_connections(engine: sa.Engine) -> None:
