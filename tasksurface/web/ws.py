@@ -158,7 +158,8 @@ def _rows_drawn_again(services: Services, session_id: SessionId, seqs: list[int]
 
 
 def _answer(session_id: SessionId, identity: str, frame: str | bytes) -> dict[str, Any]:
-    """One RPC frame in, one reply out; a malformed frame gets a typed error, never a crash."""
+    """One RPC frame in, one reply out; a malformed frame gets a typed error, and a failure of the
+    server an error too, never a closed socket."""
     rpc_id: object = None
     try:
         if len(frame) > MAX_FRAME_CHARS:
@@ -200,6 +201,11 @@ def _answer(session_id: SessionId, identity: str, frame: str | bytes) -> dict[st
         return {"type": "rpc", "id": rpc_id, "result": result}
     except (RequestRefused, InvalidId) as exc:
         return {"type": "rpc", "id": rpc_id, "error": _error(exc)}
+    except Exception:
+        # As an HTTP request's 500: the caller learns that this call failed, and the socket stays.
+        logger.exception("a call on the socket of session %s failed", session_id)
+        error = {"code": "internal-server-error", "message": "the server could not complete this request"}
+        return {"type": "rpc", "id": rpc_id, "error": error}
 
 
 def _surface(value: object) -> str:

@@ -6,7 +6,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 import websocket
+
+from tasksurface.services.container import Services
 
 from ..support import Api, Socket, new_id
 
@@ -352,6 +355,27 @@ def test_malformed_frames_get_typed_rpc_errors_and_the_socket_stays_usable(api: 
         dismissed = api.dismiss(sid, surface)
         push = sock.receive_until(has_event("task-surface/dismissed"))
         assert push["events"][0]["seq"] == dismissed["eventSeq"]
+
+
+def test_a_failure_of_the_server_answers_the_call_and_the_socket_stays(
+    api: Api, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sid = api.create_session()
+    surface = api.show_surface(sid)
+    params = {"surfaceId": surface, "submissionId": new_id(), "values": VALUES}
+
+    def failing(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("the database went away mid-transaction")
+
+    with connect(api, sid) as sock:
+        monkeypatch.setattr(services.surfaces, "submit", failing)
+        failed = sock.call("taskSurface.submit", dict(params))
+        assert failed["error"]["code"] == "internal-server-error"
+        monkeypatch.undo()
+        # The same socket answers the retry, which is accepted once.
+        assert sock.call("taskSurface.submit", dict(params))["result"]["accepted"] is True
+    assert api.settled(sid)
+    assert api.projection(sid)["active"] is None
 
 
 def test_duplicate_keys_in_a_frame_are_refused_as_over_http(api: Api) -> None:
