@@ -2,9 +2,10 @@
 
     .venv/bin/python bench/trace_submission.py [--database sqlite|postgres] [--runs 20]
 
-Runs the submission of `bench_task_surface.py` (HTTP submit → durable `user/message`, admitted by
-the request itself when the session is idle) and notes, on one clock, every statement the app's
-engines send and when it returned, every commit, the lease and the moment the admission was durable. It
+Runs the submission of `bench_task_surface.py` (HTTP submit → durable `user/message`, logged by
+the request's own transaction when the session is idle) and notes, on one clock, every statement
+the app's engines send and when it returned, every commit, the lease and the moment the message was
+durable. It
 prints one traced submission in full, then the median of each step over `--runs` submissions, so
 a change to the hot path can be weighed step by step and not only as a total.
 """

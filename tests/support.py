@@ -272,10 +272,10 @@ def held_claim(services: Services) -> Iterator[tuple[threading.Event, threading.
     release = threading.Event()
     original = services.runner.admit
 
-    def slow_admit(session_id, item, *, waits=True):  # type: ignore[no-untyped-def]
+    def slow_admit(session_id, item):  # type: ignore[no-untyped-def]
         claimed.set()
         release.wait(10)
-        return original(session_id, item, waits=waits)
+        return original(session_id, item)
 
     services.runner.admit = slow_admit  # type: ignore[method-assign]
     try:

@@ -3,22 +3,23 @@
 Every claimed row ends in exactly one terminal outcome, reported to the runner's observers:
 `committed` when its `user/message` is durable, `discarded` otherwise (the row is dropped,
 so its owner gets the input back). A claim that passed to another process (the lease was
-lost) ends here with neither: the new holder admits the row and reports its outcome, and so
-does a first admission that would have waited for a lock (`admit_first`): the runner admits it.
+lost) ends here with neither: the new holder admits the row and reports its outcome.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
+
+import sqlalchemy.orm as so
 
 from ..domain.events import NewEvent, SessionEvent, user_message
 from ..domain.ids import SessionId
 from ..domain.question import unanswered
 from ..store import inbox, log
-from ..store.db import LockBusy
-from ..store.records import InboxItem
+from ..store.records import InboxItem, SessionInfo
 from .ports import Outcome
 
 if TYPE_CHECKING:
@@ -37,62 +38,31 @@ class _Lost(Exception):
 
 @dataclass(frozen=True)
 class Start:
-    """How far the thread that woke a session got before a runner thread took the session on."""
+    """What the thread that reserved a session did before a runner thread took it over."""
 
     leased: bool = False
-    took_over: bool = False
-    """The first look at the queue under this lease was made (it voids an earlier holder's claims)."""
     admitted: bool = False
-    """A message was admitted: its turn is owed."""
+    """A message was logged (`agent/intake.py`): its turn is owed."""
 
 
-def admit_first(pool: RunnerPool, session_id: SessionId) -> Start:
-    """On the thread that has just enqueued input for a session no runner serves: take the lease,
-    claim the next input and admit it, without waiting for a lock (`LockBusy` leaves the row
-    queued for the runner, which waits as long as it takes). The request pays about a millisecond
-    before it answers, and saves the hand-over to a runner thread (on a two-core machine, often
-    the other core, its caches cold) before its input is durable. The turn is the runner's."""
-    if pool.stopping() or not pool.take_lease(session_id):
-        return Start()
-    try:
-        item = pool.claim_next(session_id, take_over=True)
-    except Exception:
-        logger.exception("the first look at the queue of session %s failed", session_id)
-        return Start(leased=True)
-    if item is None:
-        return Start(leased=True, took_over=True)
-    try:
-        admitted = admit_claimed(pool, session_id, item, waits=False)
-    except LockBusy:
-        return Start(leased=True, took_over=True)
-    return Start(leased=True, took_over=True, admitted=admitted is not None)
-
-
-def admit_claimed(
-    pool: RunnerPool, session_id: SessionId, item: InboxItem, *, waits: bool = True
-) -> SessionEvent | None:
+def admit_claimed(pool: RunnerPool, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
     """The claim is visible (pending phase `claiming`) before the queue without the row is
     published, then the row is admitted."""
     pool.notify(session_id, queue=True)
-    return pool.admit(session_id, item, waits=waits)
+    return pool.admit(session_id, item)
 
 
-def admit(
-    pool: RunnerPool, session_id: SessionId, item: InboxItem, *, waits: bool = True
-) -> SessionEvent | None:
-    """`waits=False`: a lock held longer than a moment raises `LockBusy`, and the claim is let go
-    with no outcome reported; the row stays queued as it was."""
+def admit(pool: RunnerPool, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
     outcome: Outcome = "discarded"
     reason = "admission failed"
     event: SessionEvent | None = None
     closed: list[SessionEvent] = []
     lost = False
-    busy = False
     try:
         if pool.stopping():
             reason = "runner stopped"
             raise _Discard
-        with pool.database.write(waits=waits) as db:
+        with pool.database.write() as db:
             # Take the row as it is now, under the write lock (an edit that won it before the claim
             # counts), and only while the claim on it is still ours.
             current = inbox.take(db, session_id, item.id, pool.claims.row_token)
@@ -101,20 +71,8 @@ def admit(
                     raise _Lost
                 reason = "removed from the queue"
                 raise _Discard
-            # A message sent instead of an answer leaves the question unanswered, in so many words.
-            payload = user_message(current.message_id, current.source, current.content)
-            message = NewEvent("user/message", payload, current.request_id)
-            *closed, event = log.append_answering(
-                db,
-                session_id,
-                message,
-                pool.clock(),
-                lambda question: NewEvent("tool/result", unanswered(question.call_id)),
-            )
+            *closed, event = log_message(db, current, pool.clock())
         outcome, reason = "committed", "durable"
-    except LockBusy:
-        busy = True
-        raise
     except _Lost:
         lost = True
         logger.warning("the claim on %s passed to another process; it admits the row", item.id)
@@ -129,13 +87,31 @@ def admit(
             pool.claims.settled(item.id)
         else:
             pool.claims.release(item.id)
-        for observer in () if lost or busy else pool.observers:
+        for observer in () if lost else pool.observers:
             try:
                 observer.outcome(item, outcome, reason)
             except Exception:
                 logger.exception("an inbox observer failed")
         pool.notify(session_id, events=[*closed, event] if event else (), queue=True)
     return event
+
+
+def log_message(
+    db: so.Session, item: InboxItem, at: datetime, locked: SessionInfo | None = None
+) -> list[SessionEvent]:
+    """Log the input as a `user/message`. A message sent instead of an answer leaves the question
+    the agent waits on unanswered, in so many words (logged first): the events, in order.
+    `locked`: the session as this transaction read it under its lock, if it did."""
+    payload = user_message(item.message_id, item.source, item.content)
+    message = NewEvent("user/message", payload, item.request_id)
+    return log.append_answering(
+        db,
+        item.session_id,
+        message,
+        at,
+        lambda question: NewEvent("tool/result", unanswered(question.call_id)),
+        locked,
+    )
 
 
 def drop_row(pool: RunnerPool, item: InboxItem) -> None:

@@ -21,6 +21,7 @@ from ..store.records import InboxItem
 from . import admission, replies
 from .claims import Claims
 from .histories import Histories
+from .intake import Reservation
 from .leases import Leases, LocalLeases
 from .parking import ParkingThreads
 from .ports import (
@@ -88,14 +89,6 @@ class RunnerPool:
 
     def wake(self, session_id: SessionId) -> None:
         """Make sure a runner looks at this session's queue soon."""
-        self._wake(session_id, admit_here=False)
-
-    def wake_to_admit(self, session_id: SessionId) -> None:
-        """For input the caller has just enqueued: when no runner serves the session, the caller's
-        thread admits it (`admission.admit_first`) and a runner thread takes over for the turn."""
-        self._wake(session_id, admit_here=True)
-
-    def _wake(self, session_id: SessionId, admit_here: bool) -> None:
         with self._lock:
             if self._stopping.is_set():
                 return
@@ -104,7 +97,38 @@ class RunnerPool:
             if session_id in self._serving:
                 return
             self._serving.add(session_id)
-        start = admission.admit_first(self, session_id) if admit_here else admission.Start()
+        self._start(session_id, admission.Start())
+
+    def reserve(self, session_id: SessionId) -> Reservation:
+        """For a request about to accept input (`intake.Intake`): the session's serving slot and
+        its lease, when no runner holds them; `hand_over` passes them on to a runner thread."""
+        with self._lock:
+            if self._stopping.is_set() or session_id in self._serving:
+                return Reservation(session_id, held=False, leased=False)
+            self._serving.add(session_id)
+        return Reservation(session_id, held=True, leased=self.take_lease(session_id))
+
+    def hand_over(self, reservation: Reservation, accepted: bool, admitted: bool) -> None:
+        """After the accepting transaction: a runner thread serves the session (the turn of an
+        admitted message is owed), unless the request accepted nothing and no wake-up came meanwhile."""
+        session_id = reservation.session_id
+        if not reservation.held:
+            if accepted:
+                self.wake(session_id)
+            return
+        start = admission.Start(leased=reservation.leased, admitted=admitted)
+        if not accepted:
+            if reservation.leased:
+                self.leases.release(session_id)
+            with self._lock:
+                if session_id not in self._wakeups:
+                    self._serving.discard(session_id)
+                    return
+            start = admission.Start()
+        self._start(session_id, start)
+
+    def _start(self, session_id: SessionId, start: admission.Start) -> None:
+        """A runner thread serves the session, whose slot the caller holds."""
         if self._threads.run(lambda: self._run(session_id, start)):
             return
         if start.leased:  # stopping: no runner thread takes the session on
@@ -181,8 +205,8 @@ class RunnerPool:
     def _serve(self, session_id: SessionId, begun: admission.Start) -> None:
         """The first look at the queue after winning the lease voids an earlier holder's
         admission claims, in the look's own transaction (before this runner claims anything).
-        `begun`: what the thread that woke the session did already (its turn may be owed)."""
-        first = not begun.took_over
+        `begun`: what the thread that reserved the session did already (its turn may be owed)."""
+        first = True
         if begun.admitted:
             try:
                 self._run_turn(session_id)
@@ -261,9 +285,9 @@ class RunnerPool:
         if admission.admit_claimed(self, session_id, item) is not None:
             self._run_turn(session_id)
 
-    def admit(self, session_id: SessionId, item: InboxItem, *, waits: bool = True) -> SessionEvent | None:
+    def admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
         """Append the message and delete the row in one transaction; report exactly one outcome."""
-        return admission.admit(self, session_id, item, waits=waits)
+        return admission.admit(self, session_id, item)
 
     def stopping(self) -> bool:
         return self._stopping.is_set()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..agent.claims import ClaimRegistry, Claims
+from ..agent.intake import Intake
 from ..agent.ports import ModelBackend, Notifier, ProgressSink
 from ..agent.runner import RunnerPool
 from ..agent.tools import ToolRegistry
@@ -176,21 +177,20 @@ def build_services(
     )
     if tasks is not None:
         runner.context_sources.append(tasks.service.deliver_notices)
-    # Services that enqueue input admit it on the request's own thread when the session is idle.
-    sessions = SessionService(database, claims, notifier, runner.wake, clock, [journal], runner.wake_to_admit)
+    # Services that accept input log it in their own transaction when the session is idle.
+    intake = Intake(runner)
+    sessions = SessionService(database, claims, notifier, runner.wake, intake, clock, [journal])
     surfaces = TaskSurfaceService(
         database,
         claims,
         notifier,
-        runner.wake_to_admit,
+        intake,
         clock,
         settings.limits,
         enabled=settings.task_surface,
     )
     questions = QuestionService(database, notifier, runner.wake, clock)
-    actions = PanelActionService(
-        surfaces, database, claims, notifier, runner.wake_to_admit, clock, (journal,)
-    )
+    actions = PanelActionService(surfaces, database, claims, notifier, intake, clock, (journal,))
     return Services(
         settings,
         database,

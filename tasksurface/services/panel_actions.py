@@ -15,11 +15,12 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ..agent.claims import Claims
+from ..agent.intake import Intake
 from ..agent.ports import InboxObserver, Notifier
 from ..domain import strict_json
 from ..domain.events import ActionCorrelation, read_action, text_content, user_source
 from ..domain.formatter import format_action
-from ..domain.ids import InboxItemId, MessageId, RpcId, SessionId, TaskSurfaceId
+from ..domain.ids import MessageId, RpcId, SessionId, TaskSurfaceId
 from ..domain.model_v2 import TaskSurfaceModelV2
 from ..domain.refusals import ActionCode, Problem, SubmissionRefused
 from ..domain.results import SubmitAccepted, SubmitRejected, SubmitResult
@@ -52,7 +53,7 @@ class PanelActionService:
         database: Database,
         claims: Claims,
         notifier: Notifier,
-        wake: Callable[[SessionId], None],
+        intake: Intake,
         clock: Callable[[], datetime],
         observers: tuple[InboxObserver, ...] = (),
     ) -> None:
@@ -60,7 +61,7 @@ class PanelActionService:
         self.database = database
         self.claims = claims
         self.notifier = notifier
-        self.wake = wake
+        self.intake = intake
         self.clock = clock
         self.observers = observers
 
@@ -77,7 +78,7 @@ class PanelActionService:
             raise RequestRefused("invalid-placement", "placement is 'queued' or 'steering'")
         if not self.surfaces.enabled:
             return SubmitRejected("not-open")
-        with self.database.write() as db:
+        with self.intake.accepting(session_id) as acceptance, self.database.write() as db:
             session = log.get_session(db, session_id, lock=True)
             earlier = _earlier(db, session_id, request_id)
             if earlier is not None:
@@ -104,9 +105,7 @@ class PanelActionService:
             assert isinstance(model, TaskSurfaceModelV2)
             message_id = MessageId("msg_" + secrets.token_urlsafe(12))
             correlation = ActionCorrelation(request_id, action_id, active.call_id, surface_id, checked)
-            inbox.enqueue(
-                db,
-                item_id=InboxItemId("in_" + secrets.token_urlsafe(12)),
+            item = inbox.new_item(
                 session_id=session_id,
                 message_id=message_id,
                 placement=str(placement),
@@ -115,8 +114,7 @@ class PanelActionService:
                 at=self.clock(),
                 request_id=request_id,
             )
-        self.notifier.changed(session_id, queue=True)
-        self.wake(session_id)
+            acceptance.accept(db, item, locked=session)
         return SubmitAccepted(message_id)
 
     def withdraw(self, session_id: SessionId, surface_id: TaskSurfaceId, request_id: str) -> bool:

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ..agent.claims import Claims
+from ..agent.intake import Intake
 from ..agent.ports import InboxObserver, Notifier
 from ..domain.events import (
     SessionEvent,
@@ -18,7 +19,7 @@ from ..domain.events import (
     text_content,
     user_source,
 )
-from ..domain.ids import InboxItemId, MessageId, RpcId, SessionId
+from ..domain.ids import MessageId, RpcId, SessionId
 from ..store import history, inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem, SessionInfo
@@ -73,17 +74,17 @@ class SessionService:
         claims: Claims,
         notifier: Notifier,
         wake: Callable[[SessionId], None],
+        intake: Intake,
         clock: Callable[[], datetime],
         observers: Sequence[InboxObserver] = (),
-        wake_to_admit: Callable[[SessionId], None] | None = None,
     ) -> None:
         self.database = database
         self.claims = claims
         self.notifier = notifier
         self.wake = wake
-        self.wake_to_admit = wake_to_admit or wake
-        """After a message is enqueued: an idle session's first admission may be the caller's
-        (`RunnerPool.wake_to_admit`). A resume or a queue action only wakes the runner."""
+        """After a resume or a queue action: a runner looks at the queue."""
+        self.intake = intake
+        """Logs a message to an idle session at once, or queues it (`agent.intake`)."""
         self.clock = clock
         self.observers = list(observers)
         self._owners = BoundedMemo[str](MAX_KNOWN_OWNERS)
@@ -114,9 +115,9 @@ class SessionService:
         with self.database.read() as db:
             return self._get(db, session_id)
 
-    def _get(self, db: Any, session_id: SessionId) -> SessionInfo:
+    def _get(self, db: Any, session_id: SessionId, lock: bool = False) -> SessionInfo:
         try:
-            return log.get_session(db, session_id)
+            return log.get_session(db, session_id, lock=lock)
         except log.UnknownSession:
             raise NotFound("session-not-found", "there is no such session") from None
 
@@ -152,11 +153,9 @@ class SessionService:
         if placement not in ("queued", "steering"):
             raise RequestRefused("invalid-placement", "placement is 'queued' or 'steering'")
         check_text(text, "the message")
-        with self.database.write() as db:
-            self._get(db, session_id)
-            item = inbox.enqueue(
-                db,
-                item_id=InboxItemId("in_" + secrets.token_urlsafe(12)),
+        with self.intake.accepting(session_id) as acceptance, self.database.write() as db:
+            session = self._get(db, session_id, lock=True)
+            item = inbox.new_item(
                 session_id=session_id,
                 message_id=MessageId("msg_" + secrets.token_urlsafe(12)),
                 placement=placement,
@@ -164,8 +163,7 @@ class SessionService:
                 content=text_content(text.replace("\r\n", "\n")),
                 at=self.clock(),
             )
-        self.notifier.changed(session_id, queue=True)
-        self.wake_to_admit(session_id)
+            acceptance.accept(db, item, locked=session)
         return QueuedMessage(item)
 
     def queue(self, session_id: SessionId) -> list[QueuedMessage]:

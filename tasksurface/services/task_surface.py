@@ -15,6 +15,7 @@ from typing import Any
 import sqlalchemy.orm as so
 
 from ..agent.claims import Claims
+from ..agent.intake import Intake
 from ..agent.ports import Notifier
 from ..domain import strict_json
 from ..domain.events import (
@@ -28,7 +29,6 @@ from ..domain.events import (
     user_source,
 )
 from ..domain.ids import (
-    InboxItemId,
     MessageId,
     RpcId,
     SessionId,
@@ -98,7 +98,7 @@ class TaskSurfaceService:
         database: Database,
         claims: Claims,
         notifier: Notifier,
-        wake: Callable[[SessionId], None],
+        intake: Intake,
         clock: Callable[[], datetime],
         limits: Limits = DEFAULT_LIMITS,
         enabled: bool = True,
@@ -106,7 +106,8 @@ class TaskSurfaceService:
         self.database = database
         self.claims = claims
         self.notifier = notifier
-        self.wake = wake
+        self.intake = intake
+        """Logs a submission to an idle session at once, or queues it (`agent.intake`)."""
         self.clock = clock
         self.limits = limits
         self.enabled = enabled
@@ -213,7 +214,7 @@ class TaskSurfaceService:
     ) -> SubmitResult:
         if not self.enabled:
             return SubmitRejected("not-open")
-        with self.database.write() as db:
+        with self.intake.accepting(session_id) as acceptance, self.database.write() as db:
             found = answers.for_submission(db, session_id, submission_id, surface_id)
             earlier = self._earlier_submission(db, session_id, found)
             if earlier is not None:
@@ -233,9 +234,7 @@ class TaskSurfaceService:
             message_id = MessageId("msg_" + secrets.token_urlsafe(12))
             chosen = action if isinstance(action, str) else None
             correlation = TaskSurfaceCorrelation(submission_id, active.call_id, surface_id, checked, chosen)
-            inbox.enqueue(
-                db,
-                item_id=InboxItemId("in_" + secrets.token_urlsafe(12)),
+            item = inbox.new_item(
                 session_id=session_id,
                 message_id=message_id,
                 placement="queued",
@@ -245,8 +244,7 @@ class TaskSurfaceService:
                 request_id=submission_id,
                 surface_id=surface_id,
             )
-        self.notifier.changed(session_id, queue=True)
-        self.wake(session_id)
+            acceptance.accept(db, item, locked=found.session, queue_empty=found.queue_empty)
         return SubmitAccepted(message_id)
 
     def _earlier_submission(

@@ -1,11 +1,12 @@
-"""What already answers a submission: three questions in one statement, after the session's lock.
+"""What already answers a submission: four questions in one statement, after the session's lock.
 
 A submission takes its session's row lock and asks: did a logged event already use this request
-id (a retry after admission), does a waiting inbox row hold it (a retry before), and does a
-waiting row already answer this panel. Each answer is usually "nothing", so one statement asks
-all three, and a row is read only when one is named. The questions come after the lock, in a
-statement of their own: on PostgreSQL a statement's snapshot is taken before it waits for a lock,
-so asked together with the lock they could miss the row of the submission the lock waited for.
+id (a retry after admission), does a waiting inbox row hold it (a retry before), does a waiting
+row already answer this panel, and does anything wait at all. Each answer is usually "nothing",
+so one statement asks all four, and a row is read only when one is named. The questions come
+after the lock, in a statement of their own: on PostgreSQL a statement's snapshot is taken before
+it waits for a lock, so asked together with the lock they could miss the row of the submission
+the lock waited for.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class Answers:
     """The waiting row that used the request id."""
     waiting: InboxItem | None
     """The waiting row that answers the panel (often `queued` itself)."""
+    queue_empty: bool
+    """No input of the session is queued (`agent.intake`: a submission may then be logged at once)."""
 
 
 def for_submission(db: so.Session, session_id: str, request_id: str, surface_id: str) -> Answers:
@@ -41,4 +44,4 @@ def for_submission(db: so.Session, session_id: str, request_id: str, surface_id:
         waiting = queued
     else:
         waiting = inbox.item(db, session_id, row.surface_item)
-    return Answers(session, row.request_seq, queued, waiting)
+    return Answers(session, row.request_seq, queued, waiting, not row.has_items)

@@ -12,13 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from .engine import (
-    BRIEF_LOCK_WAIT_MS,
-    SQLITE_BUSY_TIMEOUT_MS,
-    WRITE_OPTION,
-    brief_wait_engine,
-    coordination_engine,
-)
+from .engine import WRITE_OPTION, coordination_engine
 
 INTERACTIONS = "tasksurface.interactions"
 """Where an append notes what it did to the open panel, until the transaction commits."""
@@ -28,11 +22,6 @@ REPORTED = "tasksurface.reported"
 """Set by the outbox when a transaction wrote an event, so its worker hears of it after the commit."""
 SNAPSHOT_SESSIONS = "tasksurface.snapshot_sessions"
 """In a snapshot's transaction, the sessions already read: one read transaction sees one state."""
-
-
-class LockBusy(Exception):
-    """A write that must not wait (`Database.write(waits=False)`) found a lock held longer than
-    `engine.BRIEF_LOCK_WAIT_MS`; it was rolled back."""
 
 
 class Database:
@@ -46,29 +35,19 @@ class Database:
         """Called after a commit that wrote webhook events (the delivery worker's bell)."""
         self._snapshot: ContextVar[so.Session | None] = ContextVar(f"snapshot-{id(self)}", default=None)
         self._coordination: sa.Engine | None = None
-        self._brief: sa.Engine | None = None
         self._coordination_lock = threading.Lock()
 
     @contextmanager
-    def write(self, *, waits: bool = True) -> Iterator[so.Session]:
-        """A write transaction; it commits when the block ends without an exception.
-
-        `waits=False`: the transaction gives up with `LockBusy` instead of waiting longer than
-        `BRIEF_LOCK_WAIT_MS` for a lock (PostgreSQL's row and table locks, SQLite's write lock)."""
-        engine = self.engine if waits else self._brief_engine()
-        with engine.connect() as connection, _brief_sqlite_wait(connection, not waits):
+    def write(self) -> Iterator[so.Session]:
+        """A write transaction; it commits when the block ends without an exception."""
+        with self.engine.connect() as connection:
             connection = connection.execution_options(**{WRITE_OPTION: True})
-            try:
-                with connection.begin(), so.Session(bind=connection, expire_on_commit=False) as session:
-                    session.info[REPORTING] = self.reporting
-                    yield session
-                    session.flush()
-                    happened = session.info.pop(INTERACTIONS, [])
-                    reported = session.info.get(REPORTED, False)
-            except sa.exc.OperationalError as exc:
-                if waits or not _waited_too_long(exc):
-                    raise
-                raise LockBusy(str(exc.orig)) from exc
+            with connection.begin(), so.Session(bind=connection, expire_on_commit=False) as session:
+                session.info[REPORTING] = self.reporting
+                yield session
+                session.flush()
+                happened = session.info.pop(INTERACTIONS, [])
+                reported = session.info.get(REPORTED, False)
         for kind in happened:  # only after the commit: a rolled-back append did nothing
             for observer in self.interaction_observers:
                 observer(kind)
@@ -116,45 +95,11 @@ class Database:
         with engine.connect() as connection:
             yield connection
 
-    def _brief_engine(self) -> sa.Engine:
-        """PostgreSQL: the engine whose connections wait briefly for locks; SQLite: the one engine
-        (its writes are given a brief busy timeout for the transaction instead)."""
-        if self.engine.dialect.name != "postgresql":
-            return self.engine
-        with self._coordination_lock:
-            if self._brief is None:
-                self._brief = brief_wait_engine(self.engine)
-            return self._brief
-
     def dispose(self) -> None:
         self.engine.dispose()
         with self._coordination_lock:
-            for engine in (self._coordination, self._brief):
-                if engine is not None:
-                    engine.dispose()
-
-
-@contextmanager
-def _brief_sqlite_wait(connection: sa.Connection, brief: bool) -> Iterator[None]:
-    """SQLite's busy timeout is the connection's: lowered for one transaction, then put back."""
-    if not brief or connection.dialect.name != "sqlite":
-        yield
-        return
-    raw: Any = connection.connection.dbapi_connection
-    raw.execute(f"PRAGMA busy_timeout={BRIEF_LOCK_WAIT_MS}")
-    try:
-        yield
-    finally:
-        raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-
-
-def _waited_too_long(exc: sa.exc.OperationalError) -> bool:
-    """PostgreSQL's `lock_not_available` (55P03), or SQLite's `SQLITE_BUSY`."""
-    found = exc.orig
-    return (
-        getattr(found, "sqlstate", None) == "55P03"
-        or getattr(found, "sqlite_errorname", None) == "SQLITE_BUSY"
-    )
+            if self._coordination is not None:
+                self._coordination.dispose()
 
 
 def writes_in_one_statement(db: so.Session) -> bool:

@@ -57,19 +57,6 @@ def coordination_engine(engine: sa.Engine) -> sa.Engine:
     )
 
 
-BRIEF_LOCK_WAIT_MS = 100
-"""How long a write that must not wait (`brief_wait_engine`) waits for a lock before it gives up."""
-
-
-def brief_wait_engine(engine: sa.Engine) -> sa.Engine:
-    """An engine beside a PostgreSQL `engine` whose transactions give up on a lock they would wait
-    for longer than `BRIEF_LOCK_WAIT_MS` (`lock_not_available`), for work that has somewhere else
-    to go when it cannot run at once: a request admitting the input it has just enqueued leaves it
-    to the session's runner rather than hold its answer while another transaction holds the lock.
-    The setting is the connection's own, so it costs no round trip per transaction."""
-    return _engine_beside(engine, f"SET lock_timeout TO {BRIEF_LOCK_WAIT_MS}", pool_size=2, max_overflow=18)
-
-
 def _engine_beside(engine: sa.Engine, setting: str, **options: Any) -> sa.Engine:
     """A pool of its own on `engine`'s database, each connection given `setting` when it opens
     (so it costs no round trip per transaction), lending the connection returned last."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -15,10 +17,8 @@ from .records import InboxItem
 from .tables import InboxRow, SessionRow
 
 
-def enqueue(
-    db: so.Session,
+def new_item(
     *,
-    item_id: InboxItemId,
     session_id: SessionId,
     message_id: MessageId,
     placement: str,
@@ -28,29 +28,11 @@ def enqueue(
     request_id: str | None = None,
     surface_id: TaskSurfaceId | None = None,
 ) -> InboxItem:
-    # Built once, no unit of work: this runs on every message and every submission. Taking the
-    # position locks the session's row; PostgreSQL does it in the same statement as the insert.
-    values = dict(
-        id=item_id,
-        session_id=session_id,
-        message_id=message_id,
-        placement=placement,
-        source=source,
-        content={"blocks": content},
-        request_id=request_id,
-        surface_id=surface_id,
-        created_at=at,
-    )
-    if writes_in_one_statement(db):
-        new = {"new_" + name: value for name, value in values.items()}
-        position = run(db, q.ENQUEUE_IN_ONE, **new, sid=session_id).scalar_one()
-    else:
-        position = run(db, q.NEXT_POSITION, sid=session_id).scalar_one() - 1
-        run(db, q.INSERT_ITEM, **values, position=position)
+    """Accepted input, before it is queued (which gives it its position) or logged at once."""
     return InboxItem(
-        id=item_id,
+        id=InboxItemId("in_" + secrets.token_urlsafe(12)),
         session_id=session_id,
-        position=position,
+        position=0,
         message_id=message_id,
         placement=placement,
         source=source,
@@ -59,6 +41,35 @@ def enqueue(
         surface_id=surface_id,
         created_at=utc(at),
     )
+
+
+def enqueue(db: so.Session, item: InboxItem) -> InboxItem:
+    """Queue the item at its session's next position; the item as queued."""
+    # Built once, no unit of work: this runs on every queued message and submission. Taking the
+    # position locks the session's row; PostgreSQL does it in the same statement as the insert.
+    values = dict(
+        id=item.id,
+        session_id=item.session_id,
+        message_id=item.message_id,
+        placement=item.placement,
+        source=item.source,
+        content={"blocks": item.content},
+        request_id=item.request_id,
+        surface_id=item.surface_id,
+        created_at=item.created_at,
+    )
+    if writes_in_one_statement(db):
+        new = {"new_" + name: value for name, value in values.items()}
+        position = run(db, q.ENQUEUE_IN_ONE, **new, sid=item.session_id).scalar_one()
+    else:
+        position = run(db, q.NEXT_POSITION, sid=item.session_id).scalar_one() - 1
+        run(db, q.INSERT_ITEM, **values, position=position)
+    return dataclasses.replace(item, position=position)
+
+
+def has_items(db: so.Session, session_id: str) -> bool:
+    """Whether any input waits or is being admitted (paused or not)."""
+    return bool(run(db, q.HAS_ITEMS, sid=session_id).scalar_one())
 
 
 def _to_item(row: Any) -> InboxItem:

@@ -76,6 +76,7 @@ def _session_info(row: Any) -> SessionInfo:
         forked_from=SessionId(row.forked_from) if row.forked_from else None,
         forked_at_seq=row.forked_at_seq,
         projection=projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq),
+        question_call_seq=row.question_call_seq,
     )
 
 
@@ -99,13 +100,13 @@ class _Head:
     question: OpenQuestion | None
 
 
-def _head(db: so.Session, session_id: SessionId) -> _Head:
-    """The session's row under its lock, read once for the appends of one transaction."""
-    row = run(db, q.SESSION_LOCKED, sid=session_id).one_or_none()
-    if row is None:
-        raise UnknownSession(session_id)
-    projection = projection_of(row.active_call_id, row.active_surface_id, row.active_result_seq)
-    return _Head(row.owner, row.head_seq, projection, _question_at(db, session_id, row.question_call_seq))
+def _head(db: so.Session, session_id: SessionId, locked: SessionInfo | None = None) -> _Head:
+    """The session's row under its lock, read once for the appends of one transaction (`locked`:
+    the caller read it under the lock in this transaction, and changed nothing of it since)."""
+    info = locked or get_session(db, session_id, lock=True)
+    return _Head(
+        info.owner, info.head_seq, info.projection, _question_at(db, session_id, info.question_call_seq)
+    )
 
 
 def append(
@@ -122,11 +123,12 @@ def append_answering(
     event: NewEvent,
     at: datetime,
     unanswered: Callable[[OpenQuestion], NewEvent],
+    locked: SessionInfo | None = None,
 ) -> list[SessionEvent]:
     """Append `event`; a question the agent still waits on is first given `unanswered(question)`
     as its result (a message sent instead of an answer), so the model's history never holds a
-    call without its result. One read of the session serves both appends."""
-    head = _head(db, session_id)
+    call without its result. One read of the session serves both appends (`locked`: see `_head`)."""
+    head = _head(db, session_id, locked)
     logged = (
         []
         if head.question is None

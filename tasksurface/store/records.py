@@ -21,6 +21,8 @@ class SessionInfo:
     forked_from: SessionId | None
     forked_at_seq: int | None
     projection: TaskSurfaceProjection
+    question_call_seq: int | None = None
+    """Where the call of the question the agent waits on is logged, if it waits on one."""
 
 
 @dataclass(frozen=True)

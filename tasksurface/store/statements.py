@@ -135,13 +135,16 @@ TAKE_ITEM = sa.delete(INBOX).where(_MINE, INBOX.c.id == sa.bindparam("item_id"))
 TAKE_CLAIMED_ITEM = TAKE_ITEM.where(INBOX.c.claimed_by == sa.bindparam("token"))
 
 # -- what already used a submission's request id or answers its panel (each usually nothing, so the
-# rows themselves are read only when named); asked after the session's row lock is taken, so that
-# PostgreSQL reads it with a snapshot that holds what the lock waited for
+# rows themselves are read only when named), and whether any input is queued at all; asked after
+# the session's row lock is taken, so that PostgreSQL reads it with a snapshot that holds what the
+# lock waited for
 _REQUEST_SEQ = sa.select(EVENTS.c.seq).where(_OF_SESSION, EVENTS.c.request_id == sa.bindparam("rid"))
 _REQUEST_ITEM = sa.select(INBOX.c.id).where(_MINE, INBOX.c.request_id == sa.bindparam("rid"))
 _SURFACE_ITEM = sa.select(INBOX.c.id).where(_MINE, INBOX.c.surface_id == sa.bindparam("surface"))
+HAS_ITEMS = sa.select(sa.exists().where(_MINE))
 ANSWERS = sa.select(
     _REQUEST_SEQ.scalar_subquery().label("request_seq"),
     _REQUEST_ITEM.scalar_subquery().label("request_item"),
     _SURFACE_ITEM.scalar_subquery().label("surface_item"),
+    sa.exists().where(_MINE).label("has_items"),
 )

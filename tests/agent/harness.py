@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tasksurface.agent.claims import ClaimRegistry, Purpose
+from tasksurface.agent.intake import Intake
 from tasksurface.agent.ports import ModelReply, ToolCallRequest, ToolDefinition
 from tasksurface.agent.runner import RunnerPool
 from tasksurface.agent.tools import Tool, ToolContext, ToolOutcome, ToolRegistry
@@ -206,10 +207,10 @@ class HookedRunnerPool(RunnerPool):
 
     before_admit: Callable[[InboxItem], None] | None = None
 
-    def admit(self, session_id: SessionId, item: InboxItem, *, waits: bool = True) -> SessionEvent | None:
+    def admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
         if self.before_admit is not None:
             self.before_admit(item)
-        return super().admit(session_id, item, waits=waits)
+        return super().admit(session_id, item)
 
 
 # -- the world --------------------------------------------------------------------------
@@ -247,7 +248,7 @@ def running(
     claims = HookedClaims(database)
     journal = OutcomeJournal()
     pool = HookedRunnerPool(database, claims, model, ToolRegistry(tools), notifier, [journal], clock)
-    sessions = SessionService(database, claims, notifier, pool.wake, now, [journal], pool.wake_to_admit)
+    sessions = SessionService(database, claims, notifier, pool.wake, Intake(pool), now, [journal])
     try:
         yield World(database, claims, journal, pool, sessions, notifier, model)
     finally:

@@ -18,7 +18,7 @@ from tasksurface.agent.replies import NOT_RUN
 from tasksurface.agent.runner import STEPS_EXHAUSTED
 from tasksurface.agent.tools import Tool
 from tasksurface.domain.events import SessionEvent, text_content
-from tasksurface.domain.ids import InboxItemId, MessageId, SessionId
+from tasksurface.domain.ids import MessageId, SessionId
 from tasksurface.domain.turns import Owed, owed
 from tasksurface.store import inbox
 from tasksurface.store.db import Database
@@ -205,13 +205,14 @@ def test_the_source_is_carried_verbatim_task_surface_correlation_included(databa
         with database.write() as db:
             item = inbox.enqueue(
                 db,
-                item_id=InboxItemId("in_verbatim_0001"),
-                session_id=sid,
-                message_id=MessageId("msg_verbatim_001"),
-                placement="queued",
-                source=source,
-                content=text_content("Pick one\n- Pick: B"),
-                at=now(),
+                inbox.new_item(
+                    session_id=sid,
+                    message_id=MessageId("msg_verbatim_001"),
+                    placement="queued",
+                    source=source,
+                    content=text_content("Pick one\n- Pick: B"),
+                    at=now(),
+                ),
             )
         world.pool.wake(sid)
         world.settle(1)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from tasksurface.agent.claims import ClaimRegistry
+from tasksurface.agent.intake import Intake
 from tasksurface.agent.ports import CallProgressSink, ProgressSink, StreamingModelBackend
 from tasksurface.agent.runner import RunnerPool
 from tasksurface.agent.streaming import PartialCalls
@@ -111,7 +112,7 @@ def streaming_runner(database: Database, sink: RecordingSink) -> Iterator[Sessio
     backend = ScriptedBackend(pause=0.001)
     pool = RunnerPool(database, claims, backend, tools, notifier, [journal], now, progress=sink)
     try:
-        yield SessionService(database, claims, notifier, pool.wake, now, [journal], pool.wake_to_admit)
+        yield SessionService(database, claims, notifier, pool.wake, Intake(pool), now, [journal])
     finally:
         pool.stop(5)
 

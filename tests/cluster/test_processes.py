@@ -127,8 +127,10 @@ def test_killing_the_lease_holder_mid_claim_lets_the_other_process_admit_exactly
     sid = api_a.create_session()
     surface = api_a.show_surface(sid)
     submission_id = new_id()
+    api_a.pause(sid)  # queued, not logged as it is accepted: a runner will claim it
+    accepted = api_a.submit(sid, surface, VALUES, submission_id)
     with admission_blocked(database_url):
-        accepted = api_a.submit(sid, surface, VALUES, submission_id)
+        api_a.pause(sid, False)
         wait_for(lambda: api_b.get_active(sid, surface)["pending"]["phase"] == "claiming", 20)
         owner = claim_owner(database_url)
         assert owner is not None

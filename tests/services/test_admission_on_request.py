@@ -1,27 +1,32 @@
-"""Input sent to an idle session is admitted on the request's own thread, before it answers;
-the turn is a runner thread's, and the request never waits long for the admission."""
+"""Input sent to an idle session is logged by the transaction that accepts it; anything else
+waits in the durable inbox for the session's runner, in order."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 
+import psycopg
+import pytest
 import sqlalchemy as sa
 
-from tasksurface.domain.events import SessionEvent
-from tasksurface.domain.ids import SessionId, TaskSurfaceSubmissionId
-from tasksurface.domain.results import ActiveResult, SubmitAccepted
-from tasksurface.domain.submission import initial_values
+from tasksurface.domain.events import text_content, user_source
+from tasksurface.domain.ids import MessageId, RpcId, SessionId, TaskSurfaceId, TaskSurfaceSubmissionId
+from tasksurface.domain.results import ActiveResult, SubmitAccepted, SubmitRejected
 from tasksurface.services.container import Services
 from tasksurface.store import inbox, log
-from tasksurface.store.engine import BRIEF_LOCK_WAIT_MS, WRITE_OPTION
+from tasksurface.store.advisory import conninfo, lock_key, namespace_of
 from tasksurface.store.records import InboxItem
+from tasksurface.store.tables import SessionRow
 
 from ..support import wait_for
 
-HELD_SECONDS = 1.0
+
+def logged_texts(services: Services, session_id: SessionId) -> list[str]:
+    with services.database.read() as db:
+        events = log.events_after(db, session_id, 0)
+    return [e.payload["content"][0]["text"] for e in events if e.kind == "user/message"]
 
 
 def logged_kinds(services: Services, session_id: SessionId) -> list[str]:
@@ -29,110 +34,175 @@ def logged_kinds(services: Services, session_id: SessionId) -> list[str]:
         return [e.kind for e in log.events_after(db, session_id, 0)]
 
 
-def queued_rows(services: Services, session_id: SessionId) -> int:
+def times_queued(services: Services, session_id: SessionId) -> int:
+    """Every row ever queued for the session took a position."""
     with services.database.read() as db:
-        return len(inbox.items(db, session_id))
+        return db.scalar(sa.select(SessionRow.next_position).where(SessionRow.id == session_id)) or 0
 
 
-def test_a_message_to_an_idle_session_is_logged_when_its_request_answers(services: Services) -> None:
-    session_id = services.sessions.create()
-    services.sessions.send(session_id, "hello")
-    # No waiting: the request itself admitted it.
-    assert logged_kinds(services, session_id)[:1] == ["user/message"]
-    assert queued_rows(services, session_id) == 0
-    # The turn it starts runs on a runner thread, after the request answered.
-    wait_for(lambda: "assistant/message" in logged_kinds(services, session_id))
-    assert [r.outcome for r in services.journal.records()] == ["committed"]
+@pytest.fixture
+def admissions(services: Services) -> Iterator[list[str]]:
+    """The runner's admissions of queued rows (none for input logged on acceptance)."""
+    seen: list[str] = []
+    inner = services.runner.admit
+
+    def admit(session_id: SessionId, item: InboxItem) -> object:
+        seen.append(item.message_id)
+        return inner(session_id, item)
+
+    services.runner.admit = admit  # type: ignore[method-assign]
+    yield seen
 
 
-def test_a_submission_to_an_idle_session_closes_its_panel_before_the_request_answers(
-    services: Services,
-) -> None:
-    session_id = services.sessions.create()
+SUBMISSION = TaskSurfaceSubmissionId("sub_inline_000001")
+VALUES = {
+    "name": "2.0.0",
+    "notes": "",
+    "channel": "stable",
+    "platforms": ["linux"],
+    "announce": False,
+    "rollout": ["eu", "us", "asia"],
+}
+
+
+def open_panel(services: Services, session_id: SessionId) -> tuple[TaskSurfaceId, dict[str, object]]:
     services.sessions.send(session_id, "/surface fields")
     surface_id = wait_for(lambda: services.surfaces.state(session_id).active).surface_id
     wait_for(services.runner.idle)
     active = services.surfaces.get_active(session_id, surface_id)
     assert isinstance(active, ActiveResult)
-    values = initial_values(active.model) | {"name": "x", "channel": "stable"}
-    result = services.surfaces.submit(session_id, surface_id, TaskSurfaceSubmissionId("sub-inline-1"), values)
+    return surface_id, VALUES
+
+
+def test_a_message_to_an_idle_session_is_logged_without_waiting_in_the_queue(
+    services: Services, admissions: list[str]
+) -> None:
+    session_id = services.sessions.create()
+    sent = services.sessions.send(session_id, "hello")
+    # Logged when the request answers, by the request's own transaction: never queued, never claimed.
+    assert logged_texts(services, session_id) == ["hello"]
+    assert times_queued(services, session_id) == 0
+    assert admissions == []
+    wait_for(lambda: "assistant/message" in logged_kinds(services, session_id))
+    [record] = services.journal.records()
+    assert (record.message_id, record.outcome) == (sent.item.message_id, "committed")
+
+
+def test_a_submission_to_an_idle_session_closes_its_panel_before_the_request_answers(
+    services: Services, admissions: list[str]
+) -> None:
+    session_id = services.sessions.create()
+    surface_id, values = open_panel(services, session_id)
+    result = services.surfaces.submit(session_id, surface_id, SUBMISSION, values)
     assert isinstance(result, SubmitAccepted)
     assert services.surfaces.state(session_id).active is None
     assert logged_kinds(services, session_id).count("user/message") == 2
+    assert times_queued(services, session_id) == 0
+    assert admissions == []
+    # A retry of the same submission is answered from the log: nothing more is logged.
+    again = services.surfaces.submit(session_id, surface_id, SUBMISSION, values)
+    assert again == result
     wait_for(services.runner.idle)
+    assert logged_kinds(services, session_id).count("user/message") == 2
 
 
-class LockBeforeAdmission:
-    """Wraps the runner's admission: before the first one, another connection takes a lock the
-    admission needs and holds it for `HELD_SECONDS`; the admission starts once the lock is held."""
-
-    def __init__(self, services: Services) -> None:
-        self.services = services
-        self.inner = services.runner.admit
-        self.released = threading.Event()
-        self._armed = True
-
-    def admit(self, session_id: SessionId, item: InboxItem, *, waits: bool = True) -> SessionEvent | None:
-        if self._armed:
-            self._armed = False
-            held = threading.Event()
-            threading.Thread(target=self._hold, args=(held,), daemon=True).start()
-            assert held.wait(5)
-        return self.inner(session_id, item, waits=waits)
-
-    def _hold(self, held: threading.Event) -> None:
-        with self._locked():
-            held.set()
-            time.sleep(HELD_SECONDS)
-        self.released.set()
-
-    @contextmanager
-    def _locked(self) -> Iterator[None]:
-        """SQLite's write lock (a writer's `BEGIN IMMEDIATE`); on PostgreSQL, the log's table."""
-        with self.services.database.engine.connect() as connection:
-            connection = connection.execution_options(**{WRITE_OPTION: True})
-            with connection.begin():
-                if connection.dialect.name == "postgresql":
-                    connection.execute(sa.text("LOCK TABLE session_events IN EXCLUSIVE MODE"))
-                yield
+def left_in_queue(services: Services, session_id: SessionId, text: str) -> InboxItem:
+    """A row queued before this process started (a stopped process left it): no runner serves it."""
+    item = inbox.new_item(
+        session_id=session_id,
+        message_id=MessageId("msg_left"),
+        placement="queued",
+        source=user_source(RpcId("rpc_left")),
+        content=text_content(text),
+        at=datetime.now().astimezone(),
+    )
+    with services.database.write() as db:
+        return inbox.enqueue(db, item)
 
 
-def test_an_admission_that_would_wait_for_a_lock_is_left_to_the_runner(services: Services) -> None:
+def test_input_behind_queued_input_waits_its_turn(services: Services, admissions: list[str]) -> None:
     session_id = services.sessions.create()
-    locker = LockBeforeAdmission(services)
-    services.runner.admit = locker.admit  # type: ignore[method-assign]
-    started = time.monotonic()
-    services.sessions.send(session_id, "hello")
-    answered_after = time.monotonic() - started
-    # The request gave up on the lock after a moment and answered while it was still held.
-    assert answered_after < HELD_SECONDS - 0.2, answered_after
-    assert answered_after >= BRIEF_LOCK_WAIT_MS / 1000
-    assert not locker.released.is_set()
-    assert "user/message" not in logged_kinds(services, session_id)
-    # The runner thread admits it once the lock is let go: one message, one outcome.
-    wait_for(lambda: "assistant/message" in logged_kinds(services, session_id))
-    assert locker.released.is_set()
-    assert logged_kinds(services, session_id).count("user/message") == 1
-    assert [r.outcome for r in services.journal.records()] == ["committed"]
-    assert queued_rows(services, session_id) == 0
+    earlier = left_in_queue(services, session_id, "sent first")
+    later = services.sessions.send(session_id, "sent second")
+    wait_for(lambda: logged_kinds(services, session_id).count("assistant/message") == 2)
+    assert logged_texts(services, session_id) == ["sent first", "sent second"]
+    assert admissions == [earlier.message_id, later.item.message_id]
 
 
-def test_a_failure_of_the_first_look_at_the_queue_leaves_the_input_to_the_runner(
-    services: Services,
+def test_input_to_a_paused_session_waits_in_the_queue(services: Services, admissions: list[str]) -> None:
+    session_id = services.sessions.create()
+    services.sessions.set_paused(session_id, True)
+    sent = services.sessions.send(session_id, "later")
+    wait_for(services.runner.idle)
+    assert logged_texts(services, session_id) == []
+    assert [q.item.message_id for q in services.sessions.queue(session_id)] == [sent.item.message_id]
+    services.sessions.set_paused(session_id, False)
+    wait_for(lambda: logged_texts(services, session_id) == ["later"])
+    assert admissions == [sent.item.message_id]
+
+
+@contextmanager
+def lease_held_elsewhere(services: Services, session_id: SessionId) -> Iterator[None]:
+    """Another process's runner serves the session: its lease is held on another connection."""
+    engine = services.database.engine
+    key = lock_key(namespace_of(engine), session_id)
+    with psycopg.connect(conninfo(engine), autocommit=True) as other:
+        assert other.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone() == (True,)
+        yield
+
+
+def test_a_refused_submission_leaves_the_session_free(services: Services, admissions: list[str]) -> None:
+    session_id = services.sessions.create()
+    surface_id, values = open_panel(services, session_id)
+    refused = services.surfaces.submit(
+        session_id, surface_id, TaskSurfaceSubmissionId("sub_refused_000001"), values | {"channel": "nightly"}
+    )
+    assert isinstance(refused, SubmitRejected)
+    # No runner serves the session and no lease is held for it: the next input is taken at once.
+    assert services.runner.idle()
+    if services.database.engine.dialect.name == "postgresql":
+        with lease_held_elsewhere(services, session_id):
+            pass
+    accepted = services.surfaces.submit(
+        session_id, surface_id, TaskSurfaceSubmissionId("sub_accepted_00001"), values
+    )
+    assert isinstance(accepted, SubmitAccepted)
+    assert services.surfaces.state(session_id).active is None
+    assert admissions == []
+
+
+def test_a_failed_acceptance_logs_nothing_and_reports_nothing(services: Services) -> None:
+    session_id = services.sessions.create()
+    real_clock = services.runner.clock
+
+    def broken() -> datetime:
+        raise RuntimeError("the clock broke inside the accepting transaction")
+
+    services.runner.clock = broken
+    with pytest.raises(RuntimeError):
+        services.sessions.send(session_id, "lost?")
+    services.runner.clock = real_clock
+    assert logged_texts(services, session_id) == []
+    assert times_queued(services, session_id) == 0
+    assert services.journal.records() == []
+    assert services.runner.idle()
+    services.sessions.send(session_id, "again")
+    assert logged_texts(services, session_id) == ["again"]
+
+
+@pytest.mark.postgres
+def test_input_to_a_session_another_process_serves_waits_for_that_runner(
+    services: Services, admissions: list[str]
 ) -> None:
+    if services.database.engine.dialect.name != "postgresql":
+        pytest.skip("one process serves every session on SQLite")
     session_id = services.sessions.create()
-    real_claim_next = services.claims.claim_next
-    failures = []
-
-    def failing_once(session: str, take_over: bool) -> object:
-        if not failures:
-            failures.append(take_over)
-            raise RuntimeError("the database went away for a moment")
-        return real_claim_next(session, take_over)
-
-    services.claims.claim_next = failing_once  # type: ignore[method-assign]
-    services.sessions.send(session_id, "hello")  # accepted all the same
-    wait_for(lambda: "assistant/message" in logged_kinds(services, session_id))
-    assert failures == [True]
-    assert logged_kinds(services, session_id).count("user/message") == 1
-    assert [r.outcome for r in services.journal.records()] == ["committed"]
+    with lease_held_elsewhere(services, session_id):
+        sent = services.sessions.send(session_id, "queued")
+        wait_for(services.runner.idle)
+        assert logged_texts(services, session_id) == []
+        assert times_queued(services, session_id) == 1
+    # The other process is gone; the next wake-up (its change feed's, here by hand) admits the row.
+    services.runner.wake(session_id)
+    wait_for(lambda: logged_texts(services, session_id) == ["queued"])
+    assert admissions == [sent.item.message_id]

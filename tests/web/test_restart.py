@@ -91,10 +91,14 @@ def test_a_claimed_but_uncommitted_submission_is_claimed_again_after_a_kill(
     surface = api.show_surface(sid)
     head = len(api.events(sid))
     if database_url.startswith("postgres"):
-        # Deterministic: admission blocks on the lock while the runner holds its claim.
+        # Deterministic: the submission waits in the queue of a paused session (one that is free
+        # would log it at once), then its admission blocks on the lock while the runner holds
+        # its claim.
+        api.pause(sid)
+        accepted = api.submit(sid, surface, VALUES)
         connection, engine = _block_event_inserts(database_url)
         try:
-            accepted = api.submit(sid, surface, VALUES)
+            api.pause(sid, False)
             wait_for(lambda: (api.get_active(sid, surface)["pending"] or {}).get("phase") == "claiming")
             server.kill()
         finally:
