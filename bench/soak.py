@@ -223,8 +223,12 @@ def kill_claimed(fleet: Fleet) -> int:
     apis = fleet.apis()
     sid, surface = fresh(apis[0])
     if fleet.shared:
+        # Paused first: a free session's submission would be logged by its own request, which
+        # would then wait for the lock itself; paused, it waits in the queue to be claimed.
+        apis[0].pause(sid)
+        accepted = apis[0].submit(sid, surface, VALUES)
         with admission_blocked(fleet.url):
-            accepted = apis[0].submit(sid, surface, VALUES)
+            apis[0].pause(sid, False)
             wait_for(lambda: phase_of(apis[1], sid, surface) == "claiming", 20)
             owner = claim_owner(fleet.url)
             index = 0 if owner is not None and fleet.servers[0].owns(owner) else 1
