@@ -33,16 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tasksurface.store.engine import normalise_url
 from tests.cluster.processes import Gunicorn, claim_owner
 from tests.server_process import ServerProcess
-from tests.support import Api, new_id, wait_for
+from tests.support import RELEASE_VALUES, Api, new_id, wait_for
 
-VALUES = {
-    "name": "2.0",
-    "notes": "",
-    "channel": "stable",
-    "platforms": ["linux"],
-    "announce": False,
-    "rollout": ["eu", "us", "asia"],
-}
+VALUES = RELEASE_VALUES
 PLAN = {"steps": ["backup", "schema", "switch", "verify"], "constraints": ""}
 
 

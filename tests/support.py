@@ -34,6 +34,15 @@ def wait_for(probe: Callable[[], T | None], timeout: float = 10.0, interval: flo
     raise AssertionError(f"timed out waiting; last value: {last!r}")
 
 
+RELEASE_VALUES: dict[str, Any] = {
+    "name": "2.0",
+    "notes": "",
+    "channel": "stable",
+    "platforms": ["linux"],
+    "announce": False,
+    "rollout": ["eu", "us", "asia"],
+}
+"""A valid answer to the `fields` demo panel (the release checklist)."""
 TURN_ENDINGS = frozenset({"assistant/message", "agent/error", "task-surface/dismissed", "session/rewound"})
 
 

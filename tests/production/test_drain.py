@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import websocket
 
-from ..support import Api, new_id
+from ..support import RELEASE_VALUES, Api, new_id
 from .conftest import Launcher
 from .test_serving import close, open_socket
 
-VALUES = {
-    "name": "2.0",
-    "notes": "",
-    "channel": "stable",
-    "platforms": ["linux"],
-    "announce": False,
-    "rollout": ["eu", "us", "asia"],
-}
+VALUES = RELEASE_VALUES
 
 
 def test_sigterm_closes_sockets_with_1012_and_the_next_process_admits_what_was_queued(

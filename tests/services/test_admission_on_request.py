@@ -20,7 +20,7 @@ from tasksurface.store.advisory import conninfo, lock_key, namespace_of
 from tasksurface.store.records import InboxItem
 from tasksurface.store.tables import SessionRow
 
-from ..support import wait_for
+from ..support import RELEASE_VALUES, wait_for
 
 
 def logged_texts(services: Services, session_id: SessionId) -> list[str]:
@@ -55,14 +55,7 @@ def admissions(services: Services) -> Iterator[list[str]]:
 
 
 SUBMISSION = TaskSurfaceSubmissionId("sub_inline_000001")
-VALUES = {
-    "name": "2.0.0",
-    "notes": "",
-    "channel": "stable",
-    "platforms": ["linux"],
-    "announce": False,
-    "rollout": ["eu", "us", "asia"],
-}
+VALUES = RELEASE_VALUES
 
 
 def open_panel(services: Services, session_id: SessionId) -> tuple[TaskSurfaceId, dict[str, object]]:

@@ -18,16 +18,9 @@ from tasksurface.store.db import Database
 from tasksurface.store.engine import make_engine, normalise_url
 
 from ..server_process import ServerProcess
-from ..support import Api, new_id, wait_for
+from ..support import RELEASE_VALUES, Api, new_id, wait_for
 
-VALUES = {
-    "name": "2.0",
-    "notes": "",
-    "channel": "stable",
-    "platforms": ["linux"],
-    "announce": False,
-    "rollout": ["eu", "us", "asia"],
-}
+VALUES = RELEASE_VALUES
 
 
 @pytest.fixture
