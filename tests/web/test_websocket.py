@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -376,6 +378,35 @@ def test_a_failure_of_the_server_answers_the_call_and_the_socket_stays(
         assert sock.call("taskSurface.submit", dict(params))["result"]["accepted"] is True
     assert api.settled(sid)
     assert api.projection(sid)["active"] is None
+
+
+def server_end_of(client: socket.socket) -> socket.socket:
+    """The live server runs in this process: its end of this client's connection (a copy)."""
+    mine = client.getsockname()
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            candidate = socket.socket(fileno=os.dup(int(name)))
+        except OSError:
+            continue  # not a socket
+        try:
+            if candidate.type == socket.SOCK_STREAM and candidate.getpeername() == mine:
+                return candidate
+        except OSError:
+            pass  # a listening or unconnected socket
+        candidate.close()
+    raise AssertionError("the server's end of the connection was not found")
+
+
+def test_a_push_leaves_without_waiting_for_the_frame_before_it_to_be_acknowledged(api: Api) -> None:
+    """Nagle's algorithm off: a change written right after the answer to a call is not held
+    until the browser acknowledges that answer (up to 40 ms later)."""
+    sid = api.create_session()
+    with connect(api, sid) as sock:
+        server_end = server_end_of(sock.ws.sock)
+        try:
+            assert server_end.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        finally:
+            server_end.close()
 
 
 def test_duplicate_keys_in_a_frame_are_refused_as_over_http(api: Api) -> None:
