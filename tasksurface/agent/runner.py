@@ -268,9 +268,11 @@ class RunnerPool:
     def _finish_open_turn(self, session_id: SessionId) -> None:
         """Pick up a turn that stopped half-way (a crash, a stop, an answered question)."""
         with self.database.read() as db:
-            if log.get_session(db, session_id).paused:
+            info = log.get_session(db, session_id)
+            if info.paused:
                 return
-            owed = turns.owed(log.trailing_turn(db, session_id), log.open_question(db, session_id))
+            tail, question = log.trailing_turn(db, session_id), log.open_question(db, session_id)
+            owed = turns.owed(tail, question, copied_through=info.forked_at_seq or 0)
         for call in owed.interrupted:
             self.append(
                 session_id,

@@ -44,9 +44,13 @@ class Owed:
 NOTHING = Owed(reply=False)
 
 
-def owed(tail: Sequence[SessionEvent], question: OpenQuestion | None) -> Owed:
-    """`tail` is the run of tool events at the end of the visible log and the event before it."""
-    tail = [e for e in tail if e.kind not in CONTEXT_KINDS]
+def owed(tail: Sequence[SessionEvent], question: OpenQuestion | None, copied_through: int = 0) -> Owed:
+    """`tail` is the run of tool events at the end of the visible log and the event before it.
+
+    A fork's events up to `copied_through` are its origin's history: whatever they left open
+    was owed by the origin, so the copy owes nothing for them until something happens in it.
+    """
+    tail = [e for e in tail if e.kind not in CONTEXT_KINDS and e.seq > copied_through]
     if not tail:
         return NOTHING
     last = tail[-1]

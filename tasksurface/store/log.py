@@ -216,11 +216,13 @@ def sessions_with_open_turns(db: so.Session) -> list[SessionId]:
     """Sessions whose last event may leave the agent something to do (see `domain.turns`).
 
     A context event (a task notice) at the end may hide an open turn, so those are looked at too.
+    A fork that holds only what it copied owes nothing (`turns.owed`).
     """
     last = sa.select(EventRow.session_id).join(
         SessionRow, sa.and_(SessionRow.id == EventRow.session_id, SessionRow.head_seq == EventRow.seq)
     )
-    query = last.where(EventRow.kind.in_(sorted(OPEN_ENDINGS | CONTEXT_KINDS)))
+    own = sa.or_(SessionRow.forked_at_seq.is_(None), SessionRow.head_seq > SessionRow.forked_at_seq)
+    query = last.where(own, EventRow.kind.in_(sorted(OPEN_ENDINGS | CONTEXT_KINDS)))
     return [SessionId(s) for s in db.scalars(query)]
 
 

@@ -82,6 +82,17 @@ def test_a_question_after_the_panel_waits_and_its_answer_restarts_nothing() -> N
     assert owed(tail, fold_all(tail)) == NOTHING
 
 
+def test_a_fork_owes_nothing_for_what_it_copied_until_something_happens_in_it() -> None:
+    assert owed([said(1)], None, copied_through=1) == NOTHING
+    assert owed([said(1), call(2, A)], None, copied_through=2) == NOTHING
+    assert owed([said(1), call(2, A), result(3, A)], None, copied_through=3) == NOTHING
+    # What the copy logs itself is owed as anywhere else.
+    assert owed([said(1), call(2, A)], None, copied_through=1) == Owed(
+        reply=True, interrupted=(Interrupted(A, "tool"),)
+    )
+    assert owed([said(4)], None, copied_through=3) == Owed(reply=True)
+
+
 def test_the_trailing_tool_events_run_back_to_the_first_event_that_is_not_one() -> None:
     log = [said(1), call(2, A), result(3, A), call(4, B)]
     assert trailing_tool_events(log) == log[1:]

@@ -225,6 +225,20 @@ def test_fork_at_every_seq_folds_exactly_the_copied_history(api: Api) -> None:
     assert [row["messageId"] for row in api.queue(origin)] == [queued["messageId"]]
 
 
+def test_a_fork_ending_mid_turn_is_not_answered_when_a_runner_looks(api: Api, services: Services) -> None:
+    """A resume wakes the copy's runner and the start-up pass (on PostgreSQL also the sweep) looks
+    for unfinished turns: neither finds one, since the copied message or call was the origin's."""
+    story = build_story(api)
+    copies = {at_seq: fork(api, story.sid, at_seq) for at_seq in (SUBMITTED_AT, 7, 9)}  # message x2, call
+    services.runner.wake_all_with_work()
+    for at_seq, copy in copies.items():
+        api.pause(copy)
+        api.pause(copy, False)  # the resume wakes a runner for the copy before it answers
+        wait_for(services.runner.idle)
+        assert shape(api.events(copy)) == renumbered(story.events[:at_seq]), at_seq
+        assert STORY_KINDS[at_seq - 1] in {"user/message", "tool/call"}, at_seq
+
+
 def test_a_fork_copies_no_pending_state_from_the_origin(api: Api) -> None:
     story = build_story(api)
     origin, surface = story.sid, story.surfaces["all"]

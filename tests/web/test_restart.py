@@ -216,3 +216,25 @@ def test_a_finished_turn_is_not_run_again_after_a_restart(server: ServerProcess,
     assert events[: len(before)] == before
     assert [e["kind"] for e in events[len(before) :]] == ["user/message", "assistant/message"]
     assert events[len(before)]["payload"]["content"] == [{"type": "text", "text": "after the restart"}]
+
+
+def test_a_fork_owes_nothing_for_the_turn_it_copied_half_done(server: ServerProcess, api: Api) -> None:
+    """A fork taken at a message or a call holds history: no restart (and no sweep) answers it."""
+    sid = api.create_session()
+    api.show_surface(sid)
+    origin = api.settled(sid)
+    assert [e["kind"] for e in origin] == ["user/message", "assistant/message", "tool/call", "tool/result"]
+    forks = {}
+    for at_seq in (1, 3):  # the user's message; the panel's call without its result
+        response = api.post(f"/api/sessions/{sid}/fork", {"atSeq": at_seq})
+        assert response.status_code == 201, response.text
+        forks[at_seq] = response.json()["sessionId"]
+    server.kill()
+    server.start()
+    for at_seq, copy in forks.items():
+        api.send(copy, "go on from here")  # answered only after the start-up pass looked at the copy
+        events = wait_for(lambda c=copy: (e := api.events(c))[-1]["kind"] == "assistant/message" and e)
+        copied = [(e["kind"], e["payload"]) for e in events[:at_seq]]
+        assert copied == [(e["kind"], e["payload"]) for e in origin[:at_seq]], at_seq
+        assert [e["kind"] for e in events[at_seq:]] == ["user/message", "assistant/message"], at_seq
+        assert "go on from here" in events[-1]["payload"]["text"], at_seq
