@@ -10,7 +10,6 @@ in whatever order the news arrives, a subscriber gets log order with no gap and 
 from __future__ import annotations
 
 import queue
-import secrets
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -26,6 +25,7 @@ from ..domain.projection import ActiveSurface
 from ..store import log
 from . import views
 from .i18n import COOKIE as LANGUAGE_COOKIE
+from .push_messages import News, fresh_id, read_queue, with_events
 from .push_queue import PushQueue
 
 if TYPE_CHECKING:
@@ -171,30 +171,46 @@ class PushHub:
             self._sent.pop(session_id, None)
         if not subscribers or self._app is None or self._services is None:
             return
-        # A bare request context lets partials build the same relative URLs a page does.
-        with session_lock, self._app.test_request_context("/"), self._services.database.snapshot():
+        with session_lock, self._services.database.snapshot():
             if reset:
                 self._last_active.pop(session_id, None)
                 for subscription in subscribers:
                     subscription.put({"type": "reset"})
                 return
-            shared = self._message(self._services, session_id, queue)
-            by_cursor: dict[int, list[Subscription]] = defaultdict(list)
-            for subscription in subscribers:
-                by_cursor[subscription.cursor].append(subscription)
-            for cursor, group in by_cursor.items():
-                with self._services.database.read() as db:
-                    fresh = log.events_after(db, session_id, cursor, MAX_PUSH_EVENTS + 1)
-                if len(fresh) > MAX_PUSH_EVENTS:
-                    message: dict[str, Any] = {"type": "reset"}
-                else:
-                    events_part = views.wire_events(self._services, session_id, fresh)
-                    message = {**shared, "events": events_part}
-                for subscription in group:
-                    subscription.cursor = fresh[-1].seq if fresh else cursor
-                    subscription.put(message)
-                if fresh:
-                    self._sent[session_id] = max(self._sent.get(session_id, 0), fresh[-1].seq)
+            self._deliver_change(self._app, self._services, session_id, queue, subscribers)
+
+    def _deliver_change(
+        self,
+        app: Flask,
+        services: Services,
+        session_id: SessionId,
+        queue: bool,
+        subscribers: list[Subscription],
+    ) -> None:
+        """One read of the log per cursor and one drawing per language and cursor: subscribers
+        that share both get the same message."""
+        news = self._news(services, session_id, queue)
+        groups: dict[str, dict[int, list[Subscription]]] = defaultdict(lambda: defaultdict(list))
+        for subscription in subscribers:
+            groups[subscription.language][subscription.cursor].append(subscription)
+        fresh: dict[int, list[SessionEvent]] = {}
+        for cursor in sorted({subscription.cursor for subscription in subscribers}):
+            with services.database.read() as db:
+                fresh[cursor] = log.events_after(db, session_id, cursor, MAX_PUSH_EVENTS + 1)
+        for language, by_cursor in sorted(groups.items()):
+            # A bare request context in the page's language: rows are drawn as that page draws
+            # them, with the same relative URLs.
+            with app.test_request_context("/", headers={"Cookie": f"{LANGUAGE_COOKIE}={language}"}):
+                shared = news.drawn(services, session_id)
+                for cursor, group in by_cursor.items():
+                    events = fresh[cursor]
+                    message = with_events(services, session_id, shared, events, MAX_PUSH_EVENTS)
+                    for subscription in group:
+                        subscription.cursor = events[-1].seq if events else cursor
+                        subscription.put(message)
+        newest = max((events[-1].seq for events in fresh.values() if events), default=0)
+        if newest:
+            self._sent[session_id] = max(self._sent.get(session_id, 0), newest)
 
     def publish(self, session_id: SessionId, build: Callable[[str], dict[str, Any]]) -> None:
         """A message built elsewhere (the task tray's) once per language of the subscribers, in
@@ -263,30 +279,19 @@ class PushHub:
                     built[language] = {"type": "preview", "callKey": call_key, "html": html}
                 subscription.put(built[language])
 
-    def _message(self, services: Services, session_id: SessionId, queue: bool) -> dict[str, Any]:
-        """What every subscriber of the session gets alike; the events are added per cursor."""
+    def _news(self, services: Services, session_id: SessionId, queue: bool) -> News:
+        """What every subscriber of the session gets alike, before it is drawn."""
         # The queue is read before the surface state: a claim precedes the queue without its
         # row, so a message never shows that queue beside a `queued` phase.
-        queue_snapshot = queue_message(services, session_id) if queue else None
+        queue_snapshot = read_queue(services, session_id) if queue else None
         state = services.surfaces.state(session_id)
-        message: dict[str, Any] = {
-            "type": "change",
-            "taskSurface": state.to_wire(),
-            **views.question_message(services, session_id, fresh_id()),
-        }
         previous = self._last_active.get(session_id)
         self._last_active[session_id] = state.active
+        closed = None
         if previous is not None and previous != state.active:
-            # The row of the surface that just closed shows its new state.
             with services.database.read() as db:
                 closed = log.event_at(db, session_id, previous.result_seq)
-            if closed is not None:
-                message["rows"] = {
-                    str(closed.seq): str(views.render_events(services, session_id, [closed])[0])
-                }
-        if queue_snapshot is not None:
-            message["queue"] = queue_snapshot
-        return message
+        return News(state.to_wire(), fresh_id(), closed, queue_snapshot)
 
 
 def hold_for(events: Sequence[SessionEvent], reset: bool) -> float:
@@ -299,17 +304,3 @@ def hold_for(events: Sequence[SessionEvent], reset: bool) -> float:
     if not kinds:
         return QUIET_CHANGE_HOLD
     return TURN_START_HOLD if kinds[-1] == "user/message" else 0.0
-
-
-def fresh_id() -> str:
-    return secrets.token_urlsafe(16)
-
-
-def queue_message(services: Services, session_id: SessionId) -> dict[str, Any]:
-    items = services.sessions.queue(session_id)
-    paused = services.sessions.get(session_id).paused
-    return {
-        "items": [i.to_wire() for i in items],
-        "paused": paused,
-        "html": str(views.render_queue(items, session_id, paused)),
-    }

@@ -19,7 +19,7 @@ from ..domain.ids import InvalidId, SessionId
 from ..services.container import Services
 from ..services.errors import RequestRefused
 from ..store import log
-from . import api, ops, push, tasks, views
+from . import api, ops, push, push_messages, tasks, views
 from . import drain as drain_codes
 from .body import optional_int, refuse_unknown, seq_list
 from .security import current_identity, owned
@@ -143,13 +143,13 @@ def _hello_message(
         # push of a rewind is a reset too): the page reloads from the log. So every row it names
         # below is still in the history.
         return {"type": "reset"}
-    queue = push.queue_message(services, session_id)  # before the state, as every push reads them
+    queue = push_messages.queue_message(services, session_id)  # before the state, as every push reads them
     state = services.surfaces.state(session_id)
     hello: dict[str, Any] = {
         "type": "hello",
         "events": views.wire_events(services, session_id, events),
         "taskSurface": state.to_wire(),
-        **views.question_message(services, session_id, push.fresh_id()),
+        **views.question_message(services, session_id, push_messages.fresh_id()),
         "queue": queue,
         **tasks.hello_part(session_id),
     }
