@@ -19,7 +19,7 @@
       composerText.value = "";
     } catch (error) {
       if (connection) {
-        connection.textContent = (error.data && error.data.error && error.data.error.message) || t("Not sent.");
+        connection.textContent = page.refusal(error, t("Not sent."));
       }
     }
   });

@@ -271,7 +271,7 @@
       // Transport trouble: keep the same submissionId, so a retry cannot create a second message.
       setBusy("");
       showRejection({
-        reason: (error.data && error.data.error && error.data.error.message) || t("connection problem"),
+        reason: page.refusal(error, t("connection problem")),
       });
     }
   }

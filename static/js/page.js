@@ -41,6 +41,14 @@
     return data;
   }
 
+  // What a refused request says to the person: the page's own words for the refusals its controls
+  // can meet (`refusal:<code>`), else the server's message, else `fallback`.
+  function refusal(error, fallback) {
+    const refused = error && error.data && error.data.error;
+    if (!refused) return fallback;
+    return strings["refusal:" + refused.code] || refused.message || fallback;
+  }
+
   const listeners = [];
   // Until every deferred script of the page has run, what was dispatched is kept: a behaviour in
   // a later script (the embedded page's) still hears every message from the first, in order.
@@ -70,6 +78,7 @@
     announce,
     newId,
     postJson,
+    refusal,
     sessionUrl: (path) => "/api/sessions/" + encodeURIComponent(sessionId) + path,
     // Each behaviour takes the pushed messages it cares about, in the order the files load.
     onMessage(listener) {

@@ -91,8 +91,7 @@
       });
       // The push that logs the answer ends the takeover.
     } catch (error) {
-      const data = error.data && error.data.error;
-      problem.textContent = (data && data.message) || t("connection problem");
+      problem.textContent = page.refusal(error, t("connection problem"));
       problem.hidden = false;
       controls.forEach((el) => (el.disabled = false));
       delete formEl.dataset.sending;

@@ -114,7 +114,7 @@
     } catch (error) {
       button.disabled = false;
       const connection = $("#connection");
-      if (connection) connection.textContent = (error.data && error.data.error && error.data.error.message) || t("Not sent.");
+      if (connection) connection.textContent = page.refusal(error, t("Not sent."));
     }
   });
 

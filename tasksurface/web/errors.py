@@ -13,6 +13,7 @@ from ..domain.ids import InvalidId
 from ..services.errors import RequestRefused
 from .i18n import N_
 from .ops import note_refusal
+from .problems import refusal_text
 
 PAGE_STATUSES = frozenset({400, 401, 403, 404})
 """Statuses a person may meet on a page; others keep the server's own answer."""
@@ -60,14 +61,15 @@ def _wants_json() -> bool:
 def page_response(status: int, code: str, detail: str | None = None) -> Response:
     """The page a person sees instead of bare text: what happened, the code, and a way back.
 
-    Only a 400 shows the refusal's own (English) words, which say what in the request was wrong.
+    Only a 400 says what in the request was wrong: in the page's words where it has them, else
+    in the refusal's own (English) words.
     """
     explanation = CODE_EXPLANATIONS.get(code) or EXPLANATIONS[status]
     body = render_template(
         "error.html",
         status=status,
         code=code,
-        detail=detail if status == 400 else None,
+        detail=refusal_text(code, detail) if status == 400 and detail else None,
         title=gettext(TITLES[status]),
         explanation=gettext(explanation),
     )

@@ -59,10 +59,30 @@ def problem_text(problem: Problem) -> str:
     return str(gettext(template, **{k: str(v) for k, v in problem.params.items()}))
 
 
+REFUSAL_TEXT: dict[str, str] = {
+    "internal-server-error": N_("the server could not complete this request"),
+    "message-too-long": N_("the message is longer than this chat takes"),
+    "empty-message": N_("the message is empty"),
+    "reason-too-long": N_("the reason is too long"),
+    "request-entity-too-large": N_("it is larger than this server takes"),
+    "session-not-found": N_("this conversation is no longer available"),
+    "cross-site-request": N_("requests from other sites are refused"),
+}
+"""Refused requests a person can meet from the page's own controls (its script builds the rest
+correctly), in words for that person; any other code shows the server's own message."""
+
+
+def refusal_text(code: str, message: str) -> str:
+    """A refused request in the page's language; an unknown code keeps the server's words."""
+    template = REFUSAL_TEXT.get(code)
+    return str(gettext(template)) if template else message
+
+
 def script_problem_strings() -> dict[str, str]:
-    """The same templates for the page script, keyed `problem:<code>`."""
+    """The same templates for the page script, keyed `problem:<code>` and `refusal:<code>`."""
     found = {f"problem:{code}": gettext(text) for code, text in PROBLEM_TEXT.items()}
     found.update({f"problem:format:{name}": gettext(text) for name, text in FORMAT_TEXT.items()})
+    found.update({f"refusal:{code}": gettext(text) for code, text in REFUSAL_TEXT.items()})
     return found
 
 

@@ -74,6 +74,9 @@ def test_the_page_script_gets_its_chrome_in_the_page_language(api: Api) -> None:
     strings = json.loads(block.group(1))
     assert strings["Reconnecting…"] == "正在重新连接…"
     assert strings["please check the highlighted fields"] == "请检查标出的字段"
+    # Refused requests the page's controls can meet, keyed by their code.
+    assert strings["refusal:internal-server-error"] == "服务器未能完成这个请求"
+    assert strings["refusal:message-too-long"] == "消息超出了本聊天允许的长度"
     english = api.get(f"/sessions/{sid}", headers={"Accept-Language": "en"}).text
     assert (
         '"Reconnecting…": "Reconnecting…"' in english

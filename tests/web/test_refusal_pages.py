@@ -64,3 +64,19 @@ def test_without_the_proxy_header_a_page_says_who_you_are_is_unknown(proxied: Li
         response = api.post("/api/sessions", {})
         assert response.status_code == 401 and response.json()["error"]["code"] == "unauthenticated"
         assert api.get("/", headers={"X-Forwarded-User": "ada"}).status_code == 200
+
+
+def test_a_refused_form_says_what_was_wrong_in_the_page_language(api: Api) -> None:
+    sid = api.create_session()
+    too_long = {"text": "x" * 32_001}
+    chinese = api.post(f"/sessions/{sid}/messages", data=too_long, headers={"Accept-Language": "zh-CN"})
+    assert is_page(chinese, 400, "message-too-long")
+    assert "消息超出了本聊天允许的长度" in chinese.text and "at most" not in chinese.text
+    english = api.post(f"/sessions/{sid}/messages", data=too_long, headers={"Accept-Language": "en"})
+    assert is_page(english, 400, "message-too-long")
+    assert "the message is longer than this chat takes" in english.text
+    # A refusal the page has no words of its own for keeps the server's (English) words.
+    chinese_reader = {"Accept-Language": "zh-CN"}
+    bad = api.post(f"/sessions/{sid}/queue/bad!id", data={"action": "remove"}, headers=chinese_reader)
+    assert is_page(bad, 400, "invalid-id")
+    assert "must be 8-64 characters" in bad.text
