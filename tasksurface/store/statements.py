@@ -141,10 +141,11 @@ TAKE_CLAIMED_ITEM = TAKE_ITEM.where(INBOX.c.claimed_by == sa.bindparam("token"))
 _REQUEST_SEQ = sa.select(EVENTS.c.seq).where(_OF_SESSION, EVENTS.c.request_id == sa.bindparam("rid"))
 _REQUEST_ITEM = sa.select(INBOX.c.id).where(_MINE, INBOX.c.request_id == sa.bindparam("rid"))
 _SURFACE_ITEM = sa.select(INBOX.c.id).where(_MINE, INBOX.c.surface_id == sa.bindparam("surface"))
-HAS_ITEMS = sa.select(sa.exists().where(_MINE))
+_ANY_ITEM = sa.exists().where(_MINE)
+HAS_ITEMS = sa.select(_ANY_ITEM)
 ANSWERS = sa.select(
     _REQUEST_SEQ.scalar_subquery().label("request_seq"),
     _REQUEST_ITEM.scalar_subquery().label("request_item"),
     _SURFACE_ITEM.scalar_subquery().label("surface_item"),
-    sa.exists().where(_MINE).label("has_items"),
+    _ANY_ITEM.label("has_items"),
 )
