@@ -229,11 +229,18 @@ class Api:
         result: dict[str, Any] = response.json()
         return result
 
-    def socket(self, sid: str, after: int = 0) -> Socket:
-        """A websocket that carries this client's identity cookie, as a browser tab would."""
-        return Socket(
-            self.base.replace("http://", "ws://") + f"/ws/sessions/{sid}?after={after}", self.cookie()
-        )
+    def fork(self, sid: str, at_seq: int) -> str:
+        """A new session whose history is this one's up to `at_seq`; its id."""
+        response = self.post(f"/api/sessions/{sid}/fork", {"atSeq": at_seq})
+        assert response.status_code == 201, response.text
+        fork_id: str = response.json()["sessionId"]
+        return fork_id
+
+    def socket(self, sid: str, after: int = 0, language: str | None = None) -> Socket:
+        """A websocket that carries this client's identity cookie, as a browser tab would; with
+        `language`, the tab's page is in that language (its `lang` cookie)."""
+        cookie = self.cookie() + (f"; lang={language}" if language else "")
+        return Socket(self.base.replace("http://", "ws://") + f"/ws/sessions/{sid}?after={after}", cookie)
 
     def cookie(self) -> str:
         return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies)

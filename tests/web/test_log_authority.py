@@ -78,13 +78,6 @@ def values_for(api: Api, sid: str, surface: str) -> dict[str, Any]:
     return valid_values(active["model"])
 
 
-def fork(api: Api, sid: str, at_seq: int) -> str:
-    response = api.post(f"/api/sessions/{sid}/fork", {"atSeq": at_seq})
-    assert response.status_code == 201, response.text
-    fork_id: str = response.json()["sessionId"]
-    return fork_id
-
-
 def rewind(api: Api, sid: str, to_seq: int) -> int:
     response = api.post(f"/api/sessions/{sid}/rewind", {"toSeq": to_seq})
     assert response.status_code == 200, response.text
@@ -211,7 +204,7 @@ def test_fork_at_every_seq_folds_exactly_the_copied_history(api: Api) -> None:
     head = story.events[-1]["seq"]
     for at_seq in range(head + 1):
         where = f"fork at {at_seq}"
-        copy = fork(api, origin, at_seq)
+        copy = api.fork(origin, at_seq)
         visible = story.events[:at_seq]
         assert shape(api.events(copy)) == renumbered(visible), where
         info = api.get(f"/api/sessions/{copy}").json()
@@ -229,7 +222,7 @@ def test_a_fork_ending_mid_turn_is_not_answered_when_a_runner_looks(api: Api, se
     """A resume wakes the copy's runner and the start-up pass (on PostgreSQL also the sweep) looks
     for unfinished turns: neither finds one, since the copied message or call was the origin's."""
     story = build_story(api)
-    copies = {at_seq: fork(api, story.sid, at_seq) for at_seq in (SUBMITTED_AT, 7, 9)}  # message x2, call
+    copies = {at_seq: api.fork(story.sid, at_seq) for at_seq in (SUBMITTED_AT, 7, 9)}  # message x2, call
     services.runner.wake_all_with_work()
     for at_seq, copy in copies.items():
         api.pause(copy)
@@ -247,7 +240,7 @@ def test_a_fork_copies_no_pending_state_from_the_origin(api: Api) -> None:
     queued = api.submit(origin, surface, values)
     assert queued["accepted"] is True
     head = story.events[-1]["seq"]
-    copy = fork(api, origin, head)  # "all" is open in the fork too, with the same surfaceId
+    copy = api.fork(origin, head)  # "all" is open in the fork too, with the same surfaceId
     assert api.queue(copy) == []
     check_surfaces_against_fold(api, copy, story, story.events, f"fork at {head}")
     # The fork's surface is editable: its own submission is accepted, not `submission-pending`.
@@ -273,7 +266,7 @@ def test_rewind_to_every_seq_folds_the_visible_history_and_deletes_nothing(
     head = story.events[-1]["seq"]
     for to_seq in range(head + 1):
         where = f"rewind to {to_seq}"
-        copy = fork(api, origin, head)
+        copy = api.fork(origin, head)
         marker = rewind(api, copy, to_seq)
         assert marker == head + 1, where
         visible = story.events[:to_seq]
@@ -292,7 +285,7 @@ def test_rewind_to_every_seq_folds_the_visible_history_and_deletes_nothing(
 def test_rewinding_before_a_submission_reopens_its_surface(api: Api) -> None:
     story = build_story(api)
     origin, compare = story.sid, story.surfaces["compare"]
-    copy = fork(api, origin, story.events[-1]["seq"])
+    copy = api.fork(origin, story.events[-1]["seq"])
     rewind(api, copy, SUBMITTED_AT - 1)
     visible = story.events[: SUBMITTED_AT - 1]
     assert api.projection(copy)["active"] == expected_active(visible)
@@ -350,7 +343,7 @@ FIELDS_VALUES = {
 def test_a_submission_in_a_fork_never_touches_the_origin_log_or_queue(api: Api) -> None:
     origin, surface, before = one_open_surface(api)
     origin_state = api.projection(origin)
-    copy = fork(api, origin, before[-1]["seq"])
+    copy = api.fork(origin, before[-1]["seq"])
     api.pause(copy)
     result = api.submit(copy, surface, FIELDS_VALUES)
     assert result["accepted"] is True
@@ -372,7 +365,7 @@ def test_a_submission_in_a_fork_never_touches_the_origin_log_or_queue(api: Api) 
 
 def test_a_queued_submission_in_a_fork_leaves_the_origin_editable(api: Api) -> None:
     origin, surface, before = one_open_surface(api)
-    copy = fork(api, origin, before[-1]["seq"])
+    copy = api.fork(origin, before[-1]["seq"])
     api.pause(copy)
     api.pause(origin)
     in_fork = api.submit(copy, surface, FIELDS_VALUES)

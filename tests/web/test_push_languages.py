@@ -10,9 +10,8 @@ from ..support import RELEASE_VALUES, Api, Socket
 
 
 def _tab(api: Api, sid: str, language: str | None) -> Socket:
-    """A socket of this client's session with the page's language cookie (none: the default)."""
-    cookie = api.cookie() + (f"; lang={language}" if language else "")
-    socket = Socket(api.base.replace("http://", "ws://") + f"/ws/sessions/{sid}?after=0", cookie)
+    """A socket of this client's session whose page is in `language` (none: the default)."""
+    socket = api.socket(sid, language=language)
     assert socket.receive()["type"] == "hello"
     return socket
 

@@ -184,7 +184,7 @@ def test_fork_and_rewind_recover_the_question_from_the_log(api: Api, services: S
     sid = api.create_session()
     question = api.ask(sid, ASK)
     call_seq = len(api.events(sid))
-    fork = api.post(f"/api/sessions/{sid}/fork", {"atSeq": call_seq}).json()["sessionId"]
+    fork = api.fork(sid, call_seq)
     assert api.question(fork) == question  # the same call, copied, waits in the fork too
     api.answer(fork, question["callId"], "US")
     api.settled(fork)

@@ -224,11 +224,7 @@ def test_a_fork_owes_nothing_for_the_turn_it_copied_half_done(server: ServerProc
     api.show_surface(sid)
     origin = api.settled(sid)
     assert [e["kind"] for e in origin] == ["user/message", "assistant/message", "tool/call", "tool/result"]
-    forks = {}
-    for at_seq in (1, 3):  # the user's message; the panel's call without its result
-        response = api.post(f"/api/sessions/{sid}/fork", {"atSeq": at_seq})
-        assert response.status_code == 201, response.text
-        forks[at_seq] = response.json()["sessionId"]
+    forks = {at_seq: api.fork(sid, at_seq) for at_seq in (1, 3)}  # the message; the call with no result
     server.kill()
     server.start()
     for at_seq, copy in forks.items():
