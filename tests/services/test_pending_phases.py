@@ -32,9 +32,12 @@ class Witness:
         queue: bool = False,
         reset: bool = False,
     ) -> None:
-        # Read in the order the push hub reads: the queue, then the surface state.
-        queue = [q.item.id for q in self.services.sessions.queue(session_id)]
-        state = self.services.surfaces.state(session_id)
+        # Read as the push hub reads: the queue, then the surface state, in one snapshot (on
+        # PostgreSQL each statement of a bare read sees the latest commit, so an admission
+        # committing between two of them would look like a surface with nothing pending).
+        with self.services.database.snapshot():
+            queue = [q.item.id for q in self.services.sessions.queue(session_id)]
+            state = self.services.surfaces.state(session_id)
         with self.lock:
             self.seen.append(
                 {
