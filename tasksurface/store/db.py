@@ -61,7 +61,7 @@ class Database:
         if shared is not None:
             yield shared
             return
-        with self.engine.connect() as connection, connection.begin(), so.Session(bind=connection) as session:
+        with self._one_state() as session:
             yield session
 
     @contextmanager
@@ -69,19 +69,28 @@ class Database:
         """Every read on this thread inside the block shares one transaction: what is built from
         several reads (a page, a push message) sees one state of the log, and pays for one BEGIN
         and one connection instead of one per read. A snapshot opened inside another is its own,
-        fresh one, so a push sent while a page is drawn reads what has just been committed.
-        PostgreSQL reads each statement's own state unless asked for one (REPEATABLE READ);
-        SQLite's read transaction keeps the state of its first read."""
+        fresh one, so a push sent while a page is drawn reads what has just been committed."""
+        with self._one_state() as session:
+            session.info[SNAPSHOT_SESSIONS] = {}
+            token = self._snapshot.set(session)
+            try:
+                yield
+            finally:
+                self._snapshot.reset(token)
+
+    @contextmanager
+    def _one_state(self) -> Iterator[so.Session]:
+        """A read transaction whose every statement sees the state of its first one, on either
+        database: what is read in several statements (a surface open in the session row, its
+        submission in the inbox) is never torn by a commit that falls between them. SQLite's read
+        transaction does this by itself; PostgreSQL's default (READ COMMITTED) gives each statement
+        the latest commits, so it is asked for REPEATABLE READ, which a transaction that only
+        reads never fails to serialize under."""
         with self.engine.connect() as connection:
             if connection.dialect.name == "postgresql":
                 connection = connection.execution_options(isolation_level="REPEATABLE READ")
             with connection.begin(), so.Session(bind=connection) as session:
-                session.info[SNAPSHOT_SESSIONS] = {}
-                token = self._snapshot.set(session)
-                try:
-                    yield
-                finally:
-                    self._snapshot.reset(token)
+                yield session
 
     @contextmanager
     def coordinate(self) -> Iterator[sa.Connection]:

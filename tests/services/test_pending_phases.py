@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import pytest
+import sqlalchemy as sa
 
 from tasksurface.backends.demos import DEMOS
 from tasksurface.domain.events import SessionEvent
@@ -122,3 +125,61 @@ def test_every_demo_opens_through_the_real_tool_path(services: Services) -> None
         wait_for(services.runner.idle)
         active = services.surfaces.get_active(session_id, state.surface_id)
         assert isinstance(active, ActiveResult) and active.model.normalised()["title"] == DEMOS[demo]["title"]
+
+
+class _CommitBetweenStatements:
+    """Runs `commit` on this thread right after the next statement a read sends, once: a commit
+    that falls between two statements of one read."""
+
+    def __init__(self, services: Services, commit: Callable[[], None]) -> None:
+        self.engine = services.database.engine
+        self.commit = commit
+        self.fired = False
+
+    def __enter__(self) -> _CommitBetweenStatements:
+        sa.event.listen(self.engine, "after_cursor_execute", self._after)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        sa.event.remove(self.engine, "after_cursor_execute", self._after)
+
+    def _after(self, *_args: object) -> None:
+        if not self.fired:
+            self.fired = True
+            self.commit()
+
+
+def _admitted(services: Services, session_id: SessionId) -> Callable[[], None]:
+    def commit() -> None:
+        services.sessions.set_paused(session_id, False)
+        wait_for(lambda: not services.sessions.queue(session_id))
+        wait_for(services.runner.idle)
+
+    return commit
+
+
+@pytest.mark.parametrize("read", ["state", "get_active"])
+def test_a_surface_read_while_its_submission_is_admitted_is_never_open_with_nothing_pending(
+    services: Services, read: str
+) -> None:
+    """The page's re-check (`GET …/task-surface`, `getActive`) reads the surface and then its
+    pending submission. An admission committing between the two must not show the surface open
+    and editable: either the submission is still pending, or the surface is closed."""
+    session_id = services.sessions.create()
+    surface_id = _open_surface(services, session_id)
+    services.sessions.set_paused(session_id, True)
+    active = services.surfaces.get_active(session_id, surface_id)
+    assert isinstance(active, ActiveResult)
+    values = initial_values(active.model) | {"name": "x", "channel": "stable"}
+    submission_id = TaskSurfaceSubmissionId("submission-10")
+    assert isinstance(services.surfaces.submit(session_id, surface_id, submission_id, values), SubmitAccepted)
+    with _CommitBetweenStatements(services, _admitted(services, session_id)) as between:
+        if read == "state":
+            state = services.surfaces.state(session_id)
+            torn = state.active is not None and state.pending is None
+        else:
+            result = services.surfaces.get_active(session_id, surface_id)
+            torn = isinstance(result, ActiveResult) and result.pending is None
+    assert between.fired
+    assert not torn
+    assert services.surfaces.state(session_id).active is None  # it was admitted meanwhile

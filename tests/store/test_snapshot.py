@@ -65,3 +65,20 @@ def test_every_read_of_a_snapshot_sees_one_state_of_the_log_on_either_database(s
     with database.read() as db:
         assert len(log.events_after(db, sid, 0)) == len(before[0]) + 1
         assert inbox.items(db, sid) == []
+
+
+def test_a_read_outside_any_snapshot_also_sees_one_state_on_either_database(services: Services) -> None:
+    """A bare read of several statements (a surface's state: the session row, then its pending
+    row in the inbox) is one state too: a commit between two of its statements is not seen."""
+    sid = services.sessions.create()
+    services.sessions.set_paused(sid, True)
+    services.sessions.send(sid, "first")
+    database = services.database
+    with database.read() as db:
+        before = (log.events_after(db, sid, 0), inbox.items(db, sid))
+        with database.write() as other:
+            log.append(other, sid, NewEvent("assistant/message", {"text": "later"}), datetime.now(UTC))
+            inbox.delete(other, before[1][0].id)
+        assert (log.events_after(db, sid, 0), inbox.items(db, sid)) == before
+    with database.read() as db:
+        assert inbox.items(db, sid) == []
