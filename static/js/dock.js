@@ -194,12 +194,6 @@
     $$(".field-problem", form()).forEach((el) => el.remove());
     $$(".field.has-problem", form()).forEach((el) => el.classList.remove("has-problem"));
     $$("[aria-invalid]", form()).forEach((el) => el.removeAttribute("aria-invalid"));
-    const reasons = {
-      "invalid-submission": t("please check the highlighted fields"),
-      "not-open": t("this panel is no longer open"),
-      stale: t("another panel has replaced this one"),
-      "submission-pending": t("an answer is already on its way"),
-    };
     const general = [];
     (result.problems || []).forEach((problem) => {
       const field = problem.where && $('.field[data-field-id="' + CSS.escape(problem.where) + '"]', form());
@@ -224,7 +218,7 @@
       const span = document.createElement("span");
       span.className = "problem";
       span.textContent =
-        t("Not sent: %(reason)s.", { reason: reasons[result.reason] || result.reason }) + " " + general.join(". ");
+        t("Not sent: %(reason)s.", { reason: page.strings["reason:" + result.reason] || result.reason }) + " " + general.join(". ");
       status.appendChild(span);
     }
     const first = $(".has-problem input:not([type=hidden]), .has-problem textarea", form());

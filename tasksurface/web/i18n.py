@@ -39,8 +39,8 @@ REASONS = {
     "stale": N_("another panel has replaced this one"),
     "submission-pending": N_("an answer is already on its way"),
 }
+"""Why a submission or dismissal was not taken; the page script has them as `reason:<code>`."""
 SCRIPT_CHROME = (
-    *REASONS.values(),
     N_("Submitted: the agent is reading it…"),
     N_("Submitted: waiting for the agent to read it…"),
     N_("Not sent: %(reason)s."),
@@ -100,7 +100,8 @@ def script_strings() -> dict[str, str]:
     looked_up: dict[str, dict[str, str]] = current_app.extensions.setdefault("tasksurface.script_strings", {})
     if language not in looked_up:
         chrome = {message: str(gettext(message)) for message in SCRIPT_CHROME}
-        looked_up[language] = {**chrome, **script_problem_strings()}
+        reasons = {f"reason:{code}": str(gettext(text)) for code, text in REASONS.items()}
+        looked_up[language] = {**chrome, **reasons, **script_problem_strings()}
     return looked_up[language]
 
 

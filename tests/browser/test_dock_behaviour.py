@@ -97,7 +97,7 @@ def test_a_rejection_keeps_the_values_and_names_the_field(
     assert page.field("notes").find_element(By.TAG_NAME, "textarea").get_attribute("value") == (
         "kept after the rejection"
     )
-    assert "Not sent" in browser.find_element(By.ID, "dock-status").text
+    assert "Not sent: please check the highlighted fields." in browser.find_element(By.ID, "dock-status").text
     assert _active_id(browser) == "dock-f-name"  # focus moves to the first problem
     assert api.queue(sid) == []
     # Fixing it and sending again works, with the values still there.

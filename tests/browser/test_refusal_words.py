@@ -68,3 +68,18 @@ def test_a_server_failure_is_told_in_the_page_language_and_the_answer_stays(
     answers = [e for e in events if e["kind"] == "user/message" and e["payload"]["source"].get("taskSurface")]
     assert len(answers) == 1
     api.http.close()
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_why_a_submission_was_not_taken_is_told_in_the_page_language(
+    browser: WebDriver, live_server: LiveServer, language: str
+) -> None:
+    api, sid = owned_panel(browser, live_server.url, "fields")
+    browser.add_cookie({"name": "lang", "value": language, "path": "/"})
+    page = ChatPage(browser, live_server.url)
+    page.open(sid)
+    browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()  # the name is required
+    reason = {"zh": "请检查标出的字段", "en": "please check the highlighted fields"}[language]
+    status = browser.find_element(By.ID, "dock-status")
+    wait_until(browser, lambda d: NOT_SENT[language].format(reason) in status.text)
+    api.http.close()

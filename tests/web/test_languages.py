@@ -73,7 +73,9 @@ def test_the_page_script_gets_its_chrome_in_the_page_language(api: Api) -> None:
     assert block is not None
     strings = json.loads(block.group(1))
     assert strings["Reconnecting…"] == "正在重新连接…"
-    assert strings["please check the highlighted fields"] == "请检查标出的字段"
+    # Why a submission was not taken, keyed by the reason the server gives.
+    assert strings["reason:invalid-submission"] == "请检查标出的字段"
+    assert strings["reason:stale"] == "另一个面板已取代此面板"
     # Refused requests the page's controls can meet, keyed by their code.
     assert strings["refusal:internal-server-error"] == "服务器未能完成这个请求"
     assert strings["refusal:message-too-long"] == "消息超出了本聊天允许的长度"
