@@ -208,8 +208,8 @@ def free_port() -> int:
 
 
 @contextmanager
-def flask_server(folder: Path) -> Iterator[str]:
-    """`flask run` on a fresh SQLite file, ready once `/` answers 200; stopped by its pid."""
+def flask_server(folder: Path, app: str = "app") -> Iterator[str]:
+    """`flask run` of `app` on a fresh SQLite file, ready once `/` answers 200; stopped by its pid."""
     port = free_port()
     env = dict(
         os.environ,
@@ -219,8 +219,8 @@ def flask_server(folder: Path) -> Iterator[str]:
     )
     for name in ("FLASK_DEBUG", "FLASK_APP", "OPENAI_API_KEY"):
         env.pop(name, None)
-    log_path = folder / "server.log"
-    command = [sys.executable, "-m", "flask", "--app", "app", "run", "--host", "127.0.0.1"]
+    log_path = folder / f"server-{port}.log"
+    command = [sys.executable, "-m", "flask", "--app", app, "run", "--host", "127.0.0.1"]
     with open(log_path, "wb") as log:
         server = subprocess.Popen([*command, "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
@@ -358,17 +358,7 @@ def one_run(
     profile = Path(tempfile.mkdtemp(prefix="profile-", dir=profiles))  # a cold cache
     try:
         with browser(binary, driver_binary, profile) as driver:
-            for cookie in client.cookies:
-                driver.execute_cdp_cmd(
-                    "Network.setCookie",
-                    {
-                        "name": cookie.name,
-                        "value": cookie.value or "",
-                        "url": base + "/",
-                        "httpOnly": True,
-                        "sameSite": "Lax",
-                    },
-                )
+            act_as(driver, client, base)
             if returning:
                 earlier = client.post(f"{base}/api/sessions", json={}, timeout=10).json()["sessionId"]
                 driver.get(f"{base}/sessions/{earlier}")
@@ -387,6 +377,22 @@ def one_run(
     finally:
         client.close()
     return measures(loaded, after, base, network_bytes)
+
+
+def act_as(driver: webdriver.Chrome, client: requests.Session, base: str) -> None:
+    """The browser carries the client's cookies (the session's owner) without visiting a page
+    first, so the measured navigation is its first request and its cache stays cold."""
+    for cookie in client.cookies:
+        driver.execute_cdp_cmd(
+            "Network.setCookie",
+            {
+                "name": cookie.name,
+                "value": cookie.value or "",
+                "url": base + "/",
+                "httpOnly": True,
+                "sameSite": "Lax",
+            },
+        )
 
 
 def measures(loaded: dict[str, Any], after: dict[str, Any], base: str, network_bytes: int) -> dict[str, Any]:

@@ -1,0 +1,115 @@
+"""P2 of the chat page beside P2 of the least page with a Submit button, in one run.
+
+    .venv/bin/python bench/bench_page_floor.py [--runs 20] [--demo all]
+
+P2 (navigation start → Submit hit-ready, defined as in `bench_page.py` and the comparison with
+the peer) is mostly the machine's in a cold browser: a fresh profile's renderer starts, parses,
+lays out and paints on the same cores as the server. The floor page (`floor_page.py`: one button,
+live from its first byte, no stylesheet or script to fetch, served by the same development server)
+costs what any page costs here; the chat page beside it says how much of P2 is this product's own.
+The two alternate, each in a cold browser of its own, after the same wait for a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_page import (
+    act_as,
+    await_mark,
+    browser,
+    chromium_binary,
+    flask_server,
+    prepare,
+    shown,
+    spread,
+    wait_quiet,
+)
+
+FLOOR_APP = "bench/floor_page.py"
+
+
+def hit_ready(driver: webdriver.Chrome, url: str) -> float:
+    driver.get(url)
+    if not await_mark(driver, "hitReady"):
+        raise RuntimeError(f"Submit never became usable on {url}")
+    return float(driver.execute_script("return window.__bench.marks.hitReady"))
+
+
+def chat_page(base: str, demo: str, binary: str, driver_binary: str, profiles: Path) -> float:
+    client, session_id = prepare(base, demo)
+    try:
+        with browser(binary, driver_binary, Path(tempfile.mkdtemp(dir=profiles))) as driver:
+            act_as(driver, client, base)
+            return hit_ready(driver, f"{base}/sessions/{session_id}")
+    finally:
+        client.close()
+
+
+def floor_page(base: str, binary: str, driver_binary: str, profiles: Path) -> float:
+    with browser(binary, driver_binary, Path(tempfile.mkdtemp(dir=profiles))) as driver:
+        return hit_ready(driver, base + "/")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=20, help="cold runs of each page")
+    parser.add_argument("--warmup", type=int, default=1, help="runs of each first, not counted")
+    parser.add_argument("--demo", default="all", help="the panel docked (/surface DEMO)")
+    parser.add_argument("--quiet-gate", type=float, default=0.10, help="busy share to wait under (1 = off)")
+    parser.add_argument("--quiet-wait-max", type=float, default=30, help="longest wait for a quiet second")
+    parser.add_argument("--chromium", help="the browser binary (default: chromium on PATH)")
+    parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
+    args = parser.parse_args()
+    if not args.chromedriver:
+        raise SystemExit("no chromedriver found; pass --chromedriver")
+    binary = chromium_binary(args.chromium)
+    chat: list[float] = []
+    floor: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="bench-floor-") as work:
+        folder = Path(work)
+        with flask_server(folder) as page_base, flask_server(folder, FLOOR_APP) as floor_base:
+            for n in range(args.warmup + args.runs):
+                pair: dict[str, float] = {}
+                for which in ("chat", "floor") if n % 2 == 0 else ("floor", "chat"):
+                    if args.quiet_gate < 1:
+                        wait_quiet(args.quiet_gate, args.quiet_wait_max)
+                    try:
+                        pair[which] = (
+                            chat_page(page_base, args.demo, binary, args.chromedriver, folder)
+                            if which == "chat"
+                            else floor_page(floor_base, binary, args.chromedriver, folder)
+                        )
+                    except (RuntimeError, WebDriverException) as failure:
+                        print(f"run {n + 1}, {which}: failed: {failure}", file=sys.stderr, flush=True)
+                if n < args.warmup or len(pair) < 2:
+                    continue
+                chat.append(pair["chat"])
+                floor.append(pair["floor"])
+                print(
+                    f"run {len(chat)}: chat page {chat[-1]:.1f} ms, floor {floor[-1]:.1f} ms", file=sys.stderr
+                )
+    if not chat:
+        raise SystemExit("no run succeeded")
+    print(f"P2, navigation → Submit usable: {len(chat)} cold runs of each, alternated, median [min–max]")
+    print(f"  {'chat page, ' + repr(args.demo) + ' docked (ms)':<40} {shown(spread(chat)):>24}")
+    print(f"  {'floor page, one button (ms)':<40} {shown(spread(floor)):>24}")
+    page, least = statistics.median(chat), statistics.median(floor)
+    paired = statistics.median(c - f for c, f in zip(chat, floor, strict=True))
+    own = f"{page - least:.0f} ms (paired runs: {paired:.0f} ms)"
+    print(f"  the chat page's own: {own}; ratio of medians {page / least:.2f}")
+
+
+if __name__ == "__main__":
+    main()
