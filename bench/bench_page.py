@@ -471,6 +471,21 @@ ROWS = (
 )
 
 
+def machine_arguments(parser: argparse.ArgumentParser) -> None:
+    """The quiet-machine gate and the browser to use, as every page bench takes them."""
+    parser.add_argument("--quiet-gate", type=float, default=0.10, help="busy share to wait under (1 = off)")
+    parser.add_argument("--quiet-wait-max", type=float, default=30, help="longest wait for a quiet second")
+    parser.add_argument("--chromium", help="the browser binary (default: chromium on PATH)")
+    parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
+
+
+def chromedriver_of(args: argparse.Namespace) -> str:
+    if not args.chromedriver:
+        raise SystemExit("no chromedriver found; pass --chromedriver")
+    found: str = args.chromedriver
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -479,17 +494,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=1, help="runs first, not counted")
     parser.add_argument("--demo", default="all", help="the panel docked (/surface DEMO)")
     parser.add_argument("--json", metavar="PATH", help="also write every run and the summary here")
-    parser.add_argument("--quiet-gate", type=float, default=0.10, help="busy share to wait under (1 = off)")
-    parser.add_argument("--quiet-wait-max", type=float, default=30, help="longest wait for a quiet second")
     parser.add_argument(
         "--returning", action="store_true", help="the browser opened another session first (a warm cache)"
     )
-    parser.add_argument("--chromium", help="the browser binary (default: chromium on PATH)")
-    parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
+    machine_arguments(parser)
     args = parser.parse_args()
-    if not args.chromedriver:
-        raise SystemExit("no chromedriver found; pass --chromedriver")
-    binary = chromium_binary(args.chromium)
+    binary, driver = chromium_binary(args.chromium), chromedriver_of(args)
     runs: list[dict[str, Any]] = []
     failures = 0
     with tempfile.TemporaryDirectory(prefix="bench-page-") as work:
@@ -500,7 +510,7 @@ def main() -> None:
                     wait_quiet(args.quiet_gate, args.quiet_wait_max) if args.quiet_gate < 1 else (0, None)
                 )
                 try:
-                    row = one_run(base, args.demo, binary, args.chromedriver, folder, args.returning)
+                    row = one_run(base, args.demo, binary, driver, folder, args.returning)
                 except (RuntimeError, WebDriverException) as failure:
                     failures += 1
                     print(f"run {n + 1 - args.warmup}: failed: {failure}", file=sys.stderr, flush=True)

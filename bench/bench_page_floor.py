@@ -13,7 +13,6 @@ The two alternate, each in a cold browser of its own, after the same wait for a 
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
@@ -27,8 +26,10 @@ from bench_page import (
     act_as,
     await_mark,
     browser,
+    chromedriver_of,
     chromium_binary,
     flask_server,
+    machine_arguments,
     prepare,
     shown,
     spread,
@@ -67,14 +68,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20, help="cold runs of each page")
     parser.add_argument("--warmup", type=int, default=1, help="runs of each first, not counted")
     parser.add_argument("--demo", default="all", help="the panel docked (/surface DEMO)")
-    parser.add_argument("--quiet-gate", type=float, default=0.10, help="busy share to wait under (1 = off)")
-    parser.add_argument("--quiet-wait-max", type=float, default=30, help="longest wait for a quiet second")
-    parser.add_argument("--chromium", help="the browser binary (default: chromium on PATH)")
-    parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
+    machine_arguments(parser)
     args = parser.parse_args()
-    if not args.chromedriver:
-        raise SystemExit("no chromedriver found; pass --chromedriver")
-    binary = chromium_binary(args.chromium)
+    binary, driver = chromium_binary(args.chromium), chromedriver_of(args)
     chat: list[float] = []
     floor: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as work:
@@ -87,9 +83,9 @@ def main() -> None:
                         wait_quiet(args.quiet_gate, args.quiet_wait_max)
                     try:
                         pair[which] = (
-                            chat_page(page_base, args.demo, binary, args.chromedriver, folder)
+                            chat_page(page_base, args.demo, binary, driver, folder)
                             if which == "chat"
-                            else floor_page(floor_base, binary, args.chromedriver, folder)
+                            else floor_page(floor_base, binary, driver, folder)
                         )
                     except (RuntimeError, WebDriverException) as failure:
                         print(f"run {n + 1}, {which}: failed: {failure}", file=sys.stderr, flush=True)

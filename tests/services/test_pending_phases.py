@@ -98,14 +98,23 @@ def test_claiming_is_visible_before_the_queue_without_the_row_and_there_is_no_ed
     assert commit["active"] is None and commit["phase"] is None
 
 
-def test_a_discard_restores_an_editable_surface(services: Services) -> None:
+def _queued_answer(
+    services: Services, submission: str, channel: str
+) -> tuple[SessionId, TaskSurfaceId, dict[str, Any]]:
+    """A session whose open surface has an accepted answer waiting in the queue (it is paused)."""
     session_id = services.sessions.create()
     surface_id = _open_surface(services, session_id)
     services.sessions.set_paused(session_id, True)
     active = services.surfaces.get_active(session_id, surface_id)
     assert isinstance(active, ActiveResult)
-    values = initial_values(active.model) | {"name": "x", "channel": "beta"}
-    services.surfaces.submit(session_id, surface_id, TaskSurfaceSubmissionId("submission-02"), values)
+    values = initial_values(active.model) | {"name": "x", "channel": channel}
+    result = services.surfaces.submit(session_id, surface_id, TaskSurfaceSubmissionId(submission), values)
+    assert isinstance(result, SubmitAccepted)
+    return session_id, surface_id, values
+
+
+def test_a_discard_restores_an_editable_surface(services: Services) -> None:
+    session_id, surface_id, values = _queued_answer(services, "submission-02", "beta")
     [queued] = services.sessions.queue(session_id)
     services.sessions.queue_action(session_id, queued.item.id, "remove")
     after = services.surfaces.get_active(session_id, surface_id)
@@ -165,14 +174,7 @@ def test_a_surface_read_while_its_submission_is_admitted_is_never_open_with_noth
     """The page's re-check (`GET …/task-surface`, `getActive`) reads the surface and then its
     pending submission. An admission committing between the two must not show the surface open
     and editable: either the submission is still pending, or the surface is closed."""
-    session_id = services.sessions.create()
-    surface_id = _open_surface(services, session_id)
-    services.sessions.set_paused(session_id, True)
-    active = services.surfaces.get_active(session_id, surface_id)
-    assert isinstance(active, ActiveResult)
-    values = initial_values(active.model) | {"name": "x", "channel": "stable"}
-    submission_id = TaskSurfaceSubmissionId("submission-10")
-    assert isinstance(services.surfaces.submit(session_id, surface_id, submission_id, values), SubmitAccepted)
+    session_id, surface_id, _ = _queued_answer(services, "submission-10", "stable")
     with _CommitBetweenStatements(services, _admitted(services, session_id)) as between:
         if read == "state":
             state = services.surfaces.state(session_id)
