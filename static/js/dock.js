@@ -217,8 +217,8 @@
       status.innerHTML = "";
       const span = document.createElement("span");
       span.className = "problem";
-      span.textContent =
-        t("Not sent: %(reason)s.", { reason: page.strings["reason:" + result.reason] || result.reason }) + " " + general.join(". ");
+      const reason = page.strings["reason:" + result.reason] || result.reason;
+      span.textContent = t("Not sent: %(reason)s.", { reason }) + " " + general.join(". ");
       status.appendChild(span);
     }
     const first = $(".has-problem input:not([type=hidden]), .has-problem textarea", form());

@@ -144,6 +144,8 @@ class _CommitBetweenStatements:
         self.engine = services.database.engine
         self.commit = commit
         self.fired = False
+        self.thread = threading.get_ident()
+        """The reading thread: the runner's and the sweeps' statements go by untouched."""
 
     def __enter__(self) -> _CommitBetweenStatements:
         sa.event.listen(self.engine, "after_cursor_execute", self._after)
@@ -153,7 +155,7 @@ class _CommitBetweenStatements:
         sa.event.remove(self.engine, "after_cursor_execute", self._after)
 
     def _after(self, *_args: object) -> None:
-        if not self.fired:
+        if not self.fired and threading.get_ident() == self.thread:
             self.fired = True
             self.commit()
 
