@@ -35,9 +35,8 @@ class Witness:
         queue: bool = False,
         reset: bool = False,
     ) -> None:
-        # Read as the push hub reads: the queue, then the surface state, in one snapshot (on
-        # PostgreSQL each statement of a bare read sees the latest commit, so an admission
-        # committing between two of them would look like a surface with nothing pending).
+        # Read as the push hub reads: the queue, then the surface state, in one snapshot (two
+        # reads of their own could fall on either side of an admission's commit).
         with self.services.database.snapshot():
             queue = [q.item.id for q in self.services.sessions.queue(session_id)]
             state = self.services.surfaces.state(session_id)
