@@ -93,7 +93,7 @@ def test_a_rejected_admission_gives_the_draft_back_and_a_retry_is_delivered_once
     if not database_url.startswith("postgres"):
         pytest.skip("SQLite locks the whole file, so it cannot hold the admission alone")
     api, page, sid, surface, constraints = open_plan(browser, live_server, "only after 18:00")
-    api.pause(sid)
+    page.pause_agent(api, sid)  # the queue bar that appears moves the dock: click after it
     browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]").click()
     wait_until(browser, lambda d: _phase(d) == "queued")
     with log_locked(database_url) as end_waiting:
