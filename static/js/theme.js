@@ -32,9 +32,10 @@
   const start = saved();
   apply(start);
   // The cookie as the server saw it with this page (data-theme-kept): reading document.cookie here
-  // would be a synchronous call to the browser while the page starts. A choice kept only in this
-  // browser (from before the cookie) is sent from now on.
-  if (root.dataset.themeKept !== start) remember(start);
+  // would be a synchronous call to the browser while the page starts, and so would writing it. No
+  // cookie means auto, so a first visit writes nothing; a choice kept only in this browser (from
+  // before the cookie) is sent from now on.
+  if ((root.dataset.themeKept || "auto") !== start) remember(start);
 
   // Loaded without blocking the page, so the page may be whole already.
   function mountToggle() {

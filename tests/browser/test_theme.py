@@ -94,13 +94,13 @@ Object.defineProperty(Document.prototype, "cookie", {
 
 def test_the_chat_page_starts_without_reading_the_cookie(browser: WebDriver, live_server: LiveServer) -> None:
     """Reading document.cookie is a synchronous call to the browser, milliseconds while the page
-    starts: the page knows from the server which theme cookie it came with, and writes the cookie
-    only when the browser's own record differs."""
+    starts, and so is writing it: the page knows from the server which theme cookie it came with
+    (none means auto), and writes the cookie only when the browser's own record differs."""
     script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_COOKIE_USE})
     api, sid, page = open_panel(browser, live_server.url, "plan")
     page.wait_connected()
     first = browser.execute_script("return window.__cookie")
-    assert first == {"reads": 0, "writes": ["ts-theme=auto"]}  # no cookie yet: the choice is sent
+    assert first == {"reads": 0, "writes": []}  # no cookie means auto: nothing to send
     page.open(sid)
     page.wait_connected()
     assert browser.execute_script("return window.__cookie") == {"reads": 0, "writes": []}
