@@ -288,13 +288,19 @@ def prepare(base: str, demo: str) -> tuple[requests.Session, str]:
 
 
 @contextmanager
-def browser(binary: str, driver_binary: str, profile: Path) -> Iterator[webdriver.Chrome]:
+def browser(
+    binary: str, driver_binary: str, profile: Path, trace_categories: str | None = None
+) -> Iterator[webdriver.Chrome]:
+    """A cold Chromium with the page's timing script; with `trace_categories`, its performance log
+    also carries a trace of those categories (which slows the page: such runs are not timed)."""
     options = Options()
     options.binary_location = binary
     for argument in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(argument)
     # The comparison records the network log too; the events it streams cost the browser a little.
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    if trace_categories:
+        options.add_experimental_option("perfLoggingPrefs", {"traceCategories": trace_categories})
     driver = webdriver.Chrome(service=Service(driver_binary), options=options)
     try:
         driver.set_page_load_timeout(60)

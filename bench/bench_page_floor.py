@@ -1,6 +1,6 @@
 """P2 of the chat page beside P2 of the least page with a Submit button, in one run.
 
-    .venv/bin/python bench/bench_page_floor.py [--runs 20] [--demo all]
+    .venv/bin/python bench/bench_page_floor.py [--runs 20] [--demo all] [--traced 8]
 
 P2 (navigation start → Submit hit-ready, defined as in `bench_page.py` and the comparison with
 the peer) is mostly the machine's in a cold browser: a fresh profile's renderer starts, parses,
@@ -8,6 +8,8 @@ lays out and paints on the same cores as the server. The floor page (`floor_page
 live from its first byte, no stylesheet or script to fetch, served by the same development server)
 costs what any page costs here; the chat page beside it says how much of P2 is this product's own.
 The two alternate, each in a cold browser of its own, after the same wait for a quiet machine.
+`--traced N` adds N traced runs of each, not timed: the time each page's renderer spent in layout
+before Submit was usable, and its font lookups then (`first_layout.py`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import requests
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 
@@ -35,6 +38,7 @@ from bench_page import (
     spread,
     wait_quiet,
 )
+from first_layout import TRACE_CATEGORIES, FirstLayout, first_layout, trace_events
 
 FLOOR_APP = "bench/floor_page.py"
 
@@ -61,6 +65,45 @@ def floor_page(base: str, binary: str, driver_binary: str, profiles: Path) -> fl
         return hit_ready(driver, base + "/")
 
 
+def traced(
+    url: str, binary: str, driver_binary: str, profiles: Path, owner: requests.Session | None
+) -> FirstLayout:
+    """One traced cold load of `url` (as `owner`, when given): its renderer's first layout."""
+    profile = Path(tempfile.mkdtemp(dir=profiles))
+    with browser(binary, driver_binary, profile, TRACE_CATEGORIES) as driver:
+        if owner is not None:
+            act_as(driver, owner, url.split("/sessions/")[0])
+        usable = hit_ready(driver, url)
+        return first_layout(trace_events(driver.get_log("performance")), url, usable)  # type: ignore[no-untyped-call]
+
+
+def traced_pair(args: argparse.Namespace, bases: tuple[str, str], folder: Path) -> dict[str, FirstLayout]:
+    binary, driver = chromium_binary(args.chromium), chromedriver_of(args)
+    client, session_id = prepare(bases[0], args.demo)
+    try:
+        return {
+            "chat": traced(f"{bases[0]}/sessions/{session_id}", binary, driver, folder, client),
+            "floor": traced(bases[1] + "/", binary, driver, folder, None),
+        }
+    finally:
+        client.close()
+
+
+def report_traced(pairs: list[dict[str, FirstLayout]], demo: str) -> None:
+    print(f"Before Submit was usable, from {len(pairs)} traced cold runs of each (not timed), median:")
+    rows = (
+        ("layout (ms)", lambda f: f.layout_ms),
+        ("font lookups", lambda f: float(f.font_lookups)),
+        ("  their time (ms)", lambda f: f.font_ms),
+    )
+    print(f"  {'':<22} {'chat page, ' + repr(demo):>18} {'floor':>10} {'ratio':>8}")
+    for label, value in rows:
+        chat = statistics.median(value(p["chat"]) for p in pairs)
+        floor = statistics.median(value(p["floor"]) for p in pairs)
+        ratio = f"{chat / floor:.1f}" if floor else "-"
+        print(f"  {label:<22} {chat:>18.1f} {floor:>10.1f} {ratio:>8}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -68,6 +111,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20, help="cold runs of each page")
     parser.add_argument("--warmup", type=int, default=1, help="runs of each first, not counted")
     parser.add_argument("--demo", default="all", help="the panel docked (/surface DEMO)")
+    parser.add_argument("--traced", type=int, default=0, help="traced runs of each after the timed ones")
     machine_arguments(parser)
     args = parser.parse_args()
     binary, driver = chromium_binary(args.chromium), chromedriver_of(args)
@@ -96,6 +140,7 @@ def main() -> None:
                 print(
                     f"run {len(chat)}: chat page {chat[-1]:.1f} ms, floor {floor[-1]:.1f} ms", file=sys.stderr
                 )
+            pairs = [traced_pair(args, (page_base, floor_base), folder) for _ in range(args.traced)]
     if not chat:
         raise SystemExit("no run succeeded")
     print(f"P2, navigation → Submit usable: {len(chat)} cold runs of each, alternated, median [min–max]")
@@ -105,6 +150,8 @@ def main() -> None:
     paired = statistics.median(c - f for c, f in zip(chat, floor, strict=True))
     own = f"{page - least:.0f} ms (paired runs: {paired:.0f} ms)"
     print(f"  the chat page's own: {own}; ratio of medians {page / least:.2f}")
+    if pairs:
+        report_traced(pairs, args.demo)
 
 
 if __name__ == "__main__":
