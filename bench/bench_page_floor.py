@@ -50,43 +50,44 @@ def hit_ready(driver: webdriver.Chrome, url: str) -> float:
     return float(driver.execute_script("return window.__bench.marks.hitReady"))
 
 
-def chat_page(base: str, demo: str, binary: str, driver_binary: str, profiles: Path) -> float:
+def cold_load(
+    base: str, path: str, owner: requests.Session | None, tools: tuple[str, str, Path], trace: bool = False
+) -> tuple[float, FirstLayout | None]:
+    """When Submit was usable in a cold browser (as `owner`, when given), and with `trace` what the
+    renderer's first layout waited on (such a load is slowed by its trace: not a P2 figure)."""
+    binary, driver_binary, profiles = tools
+    profile = Path(tempfile.mkdtemp(dir=profiles))
+    with browser(binary, driver_binary, profile, TRACE_CATEGORIES if trace else None) as driver:
+        if owner is not None:
+            act_as(driver, owner, base)
+        usable = hit_ready(driver, base + path)
+        if not trace:
+            return usable, None
+        log = driver.get_log("performance")  # type: ignore[no-untyped-call]
+        return usable, first_layout(trace_events(log), base + path, usable)
+
+
+def chat_page(
+    base: str, demo: str, tools: tuple[str, str, Path], trace: bool = False
+) -> tuple[float, FirstLayout | None]:
     client, session_id = prepare(base, demo)
     try:
-        with browser(binary, driver_binary, Path(tempfile.mkdtemp(dir=profiles))) as driver:
-            act_as(driver, client, base)
-            return hit_ready(driver, f"{base}/sessions/{session_id}")
+        return cold_load(base, f"/sessions/{session_id}", client, tools, trace)
     finally:
         client.close()
 
 
-def floor_page(base: str, binary: str, driver_binary: str, profiles: Path) -> float:
-    with browser(binary, driver_binary, Path(tempfile.mkdtemp(dir=profiles))) as driver:
-        return hit_ready(driver, base + "/")
+def floor_page(
+    base: str, tools: tuple[str, str, Path], trace: bool = False
+) -> tuple[float, FirstLayout | None]:
+    return cold_load(base, "/", None, tools, trace)
 
 
-def traced(
-    url: str, binary: str, driver_binary: str, profiles: Path, owner: requests.Session | None
-) -> FirstLayout:
-    """One traced cold load of `url` (as `owner`, when given): its renderer's first layout."""
-    profile = Path(tempfile.mkdtemp(dir=profiles))
-    with browser(binary, driver_binary, profile, TRACE_CATEGORIES) as driver:
-        if owner is not None:
-            act_as(driver, owner, url.split("/sessions/")[0])
-        usable = hit_ready(driver, url)
-        return first_layout(trace_events(driver.get_log("performance")), url, usable)  # type: ignore[no-untyped-call]
-
-
-def traced_pair(args: argparse.Namespace, bases: tuple[str, str], folder: Path) -> dict[str, FirstLayout]:
-    binary, driver = chromium_binary(args.chromium), chromedriver_of(args)
-    client, session_id = prepare(bases[0], args.demo)
-    try:
-        return {
-            "chat": traced(f"{bases[0]}/sessions/{session_id}", binary, driver, folder, client),
-            "floor": traced(bases[1] + "/", binary, driver, folder, None),
-        }
-    finally:
-        client.close()
+def first_layouts(
+    chat: tuple[float, FirstLayout | None], floor: tuple[float, FirstLayout | None]
+) -> dict[str, FirstLayout]:
+    assert chat[1] is not None and floor[1] is not None
+    return {"chat": chat[1], "floor": floor[1]}
 
 
 def report_traced(pairs: list[dict[str, FirstLayout]], demo: str) -> None:
@@ -114,11 +115,11 @@ def main() -> None:
     parser.add_argument("--traced", type=int, default=0, help="traced runs of each after the timed ones")
     machine_arguments(parser)
     args = parser.parse_args()
-    binary, driver = chromium_binary(args.chromium), chromedriver_of(args)
     chat: list[float] = []
     floor: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as work:
         folder = Path(work)
+        tools = (chromium_binary(args.chromium), chromedriver_of(args), folder)
         with flask_server(folder) as page_base, flask_server(folder, FLOOR_APP) as floor_base:
             for n in range(args.warmup + args.runs):
                 pair: dict[str, float] = {}
@@ -127,10 +128,10 @@ def main() -> None:
                         wait_quiet(args.quiet_gate, args.quiet_wait_max)
                     try:
                         pair[which] = (
-                            chat_page(page_base, args.demo, binary, driver, folder)
+                            chat_page(page_base, args.demo, tools)
                             if which == "chat"
-                            else floor_page(floor_base, binary, driver, folder)
-                        )
+                            else floor_page(floor_base, tools)
+                        )[0]
                     except (RuntimeError, WebDriverException) as failure:
                         print(f"run {n + 1}, {which}: failed: {failure}", file=sys.stderr, flush=True)
                 if n < args.warmup or len(pair) < 2:
@@ -140,7 +141,12 @@ def main() -> None:
                 print(
                     f"run {len(chat)}: chat page {chat[-1]:.1f} ms, floor {floor[-1]:.1f} ms", file=sys.stderr
                 )
-            pairs = [traced_pair(args, (page_base, floor_base), folder) for _ in range(args.traced)]
+            pairs = [
+                first_layouts(
+                    chat_page(page_base, args.demo, tools, True), floor_page(floor_base, tools, True)
+                )
+                for _ in range(args.traced)
+            ]
     if not chat:
         raise SystemExit("no run succeeded")
     print(f"P2, navigation → Submit usable: {len(chat)} cold runs of each, alternated, median [min–max]")
