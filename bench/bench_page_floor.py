@@ -25,7 +25,8 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_page import (
+from bench_page import prepare, shown, spread
+from cold_browser import (
     act_as,
     await_mark,
     browser,
@@ -33,9 +34,6 @@ from bench_page import (
     chromium_binary,
     flask_server,
     machine_arguments,
-    prepare,
-    shown,
-    spread,
     wait_quiet,
 )
 from first_layout import TRACE_CATEGORIES, FirstLayout, first_layout, trace_events
