@@ -25,17 +25,8 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cold_browser as cold
 from bench_page import prepare, shown, spread
-from cold_browser import (
-    act_as,
-    await_mark,
-    browser,
-    chromedriver_of,
-    chromium_binary,
-    flask_server,
-    machine_arguments,
-    wait_quiet,
-)
 from first_layout import TRACE_CATEGORIES, FirstLayout, first_layout, trace_events
 
 FLOOR_APP = "bench/floor_page.py"
@@ -43,7 +34,7 @@ FLOOR_APP = "bench/floor_page.py"
 
 def hit_ready(driver: webdriver.Chrome, url: str) -> float:
     driver.get(url)
-    if not await_mark(driver, "hitReady"):
+    if not cold.await_mark(driver, "hitReady"):
         raise RuntimeError(f"Submit never became usable on {url}")
     return float(driver.execute_script("return window.__bench.marks.hitReady"))
 
@@ -55,9 +46,9 @@ def cold_load(
     renderer's first layout waited on (such a load is slowed by its trace: not a P2 figure)."""
     binary, driver_binary, profiles = tools
     profile = Path(tempfile.mkdtemp(dir=profiles))
-    with browser(binary, driver_binary, profile, TRACE_CATEGORIES if trace else None) as driver:
+    with cold.browser(binary, driver_binary, profile, TRACE_CATEGORIES if trace else None) as driver:
         if owner is not None:
-            act_as(driver, owner, base)
+            cold.act_as(driver, owner, base)
         usable = hit_ready(driver, base + path)
         if not trace:
             return usable, None
@@ -111,19 +102,19 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=1, help="runs of each first, not counted")
     parser.add_argument("--demo", default="all", help="the panel docked (/surface DEMO)")
     parser.add_argument("--traced", type=int, default=0, help="traced runs of each after the timed ones")
-    machine_arguments(parser)
+    cold.machine_arguments(parser)
     args = parser.parse_args()
     chat: list[float] = []
     floor: list[float] = []
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as work:
         folder = Path(work)
-        tools = (chromium_binary(args.chromium), chromedriver_of(args), folder)
-        with flask_server(folder) as page_base, flask_server(folder, FLOOR_APP) as floor_base:
+        tools = (cold.chromium_binary(args.chromium), cold.chromedriver_of(args), folder)
+        with cold.flask_server(folder) as page_base, cold.flask_server(folder, FLOOR_APP) as floor_base:
             for n in range(args.warmup + args.runs):
                 pair: dict[str, float] = {}
                 for which in ("chat", "floor") if n % 2 == 0 else ("floor", "chat"):
                     if args.quiet_gate < 1:
-                        wait_quiet(args.quiet_gate, args.quiet_wait_max)
+                        cold.wait_quiet(args.quiet_gate, args.quiet_wait_max)
                     try:
                         pair[which] = (
                             chat_page(page_base, args.demo, tools)
