@@ -13,23 +13,14 @@ so they can stand beside its table:
 - P3: the click on Submit (a capture-phase listener's `performance.now()`) → the agent's
   acknowledgement visible as text inside `.bubble-agent`.
 
-A script injected before any page script (`Page.addScriptToEvaluateOnNewDocument`) takes each
-mark on the page's own clock, checking on every DOM mutation and every animation frame, and
-wraps `WebSocket` to note when frames arrive. WebDriver only waits on a promise the page resolves
-once a mark is taken, so no WebDriver round trip falls inside a measured interval; the click
-itself is sent by WebDriver, but its time is read in the page.
-
-The server is `flask --app app run` in a subprocess (a SQLite file in a temporary folder, the
-scripted model), as the comparison serves this product, not a server inside this process: the
-bench's own Python then shares no interpreter lock with the app. One warm-up run is not counted
-(the first request compiles templates). Every run prepares its session over the HTTP API, starts
-a fresh Chromium with a fresh profile (a cold cache) and gives it the owner cookie through CDP
-`Network.setCookie`, so the measured navigation is the browser's first request. With `--returning`
-the browser first opens another of the same person's sessions (untimed), as someone does who
-comes back: what every chat page shares is then in its cache, and P1 counts what the measured page
-still fetched. Before each run the bench waits (up to `--quiet-wait-max` s) for a second in which
-the machine was at most `--quiet-gate` busy, since a shared machine's other work shows in every
-millisecond.
+The browser, its timing script, the server and the quiet-machine gate are `cold_browser.py`'s:
+marks are taken on the page's own clock and WebDriver only waits on them, so no WebDriver round
+trip falls inside a measured interval (the click itself is sent by WebDriver, but its time is read
+in the page). One warm-up run is not counted (the first request compiles templates). Every run
+prepares its session over the HTTP API and opens a fresh profile (a cold cache) carrying the owner
+cookie, so the measured navigation is the browser's first request. With `--returning` the browser
+first opens another of the same person's sessions (untimed), as someone does who comes back: what
+every chat page shares is then in its cache, and P1 counts what the measured page still fetched.
 """
 
 from __future__ import annotations
