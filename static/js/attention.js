@@ -31,20 +31,27 @@
     return items;
   }
 
+  function announce(item) {
+    const notice = new Notification(t("%(name)s is waiting for you", { name: page.body.dataset.agentName }), {
+      body: item.title.trim().slice(0, 140),
+      tag: item.id,
+    });
+    notice.onclick = () => window.focus();
+  }
+
+  // Runs on every change to the dock, a submission's click included, so it reads only the page:
+  // the stored choice and the permission (synchronous calls to the browser) are asked only when
+  // a panel or question is news.
   function update() {
     const items = waiting();
-    document.title = items.length ? "(" + items.length + ") " + baseTitle : baseTitle;
-    items.forEach((item) => {
-      if (announced.has(item.id)) return;
-      announced.add(item.id);
-      if (document.hidden && wanted()) {
-        const notice = new Notification(t("%(name)s is waiting for you", { name: page.body.dataset.agentName }), {
-          body: item.title.trim().slice(0, 140),
-          tag: item.id,
-        });
-        notice.onclick = () => window.focus();
-      }
-    });
+    const title = items.length ? "(" + items.length + ") " + baseTitle : baseTitle;
+    if (document.title !== title) document.title = title;
+    const news = items.filter((item) => !announced.has(item.id));
+    news.forEach((item) => announced.add(item.id));
+    if (news.length && document.hidden && wanted()) news.forEach(announce);
+  }
+
+  function showChoice() {
     if (toggle) toggle.setAttribute("aria-pressed", String(wanted()));
   }
 
@@ -57,7 +64,11 @@
       } catch (_) {
         /* storage or notifications unavailable: the title count still works */
       }
-      update();
+      showChoice();
+    });
+    // The choice may have changed in another tab, or the permission in the browser's settings.
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) showChoice();
     });
   }
 
@@ -69,4 +80,5 @@
     attributeFilter: ["data-pending-phase"],
   });
   update();
+  showChoice();
 })();

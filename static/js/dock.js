@@ -240,7 +240,7 @@
     // The request leaves first; the rest of this task runs before any answer or push can.
     const url = surfaceUrl(surfaceId, "submit");
     const request = page.request("taskSurface.submit", { ...payload, surfaceId }, url, payload);
-    saveDraft();
+    drafts.write(surfaceId, { values: payload.values, note: noteEl ? noteEl.value : "" }); // as sent
     setBusy("queued");
     submitting = true;
     heldState = null;

@@ -114,3 +114,42 @@ def test_a_panel_open_at_load_is_not_news(browser: WebDriver, live_server: LiveS
     chat = _in_background(browser)
     browser.switch_to.window(chat)
     assert browser.execute_script("return window.shownNotifications") == []
+
+
+def test_the_switch_shows_a_choice_made_in_another_tab_once_this_one_is_shown_again(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    _open(browser, live_server)
+    toggle = browser.find_element(By.ID, "notify-toggle")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    chat = _in_background(browser)
+    browser.get(live_server.url + "/")  # another page of the same site, where the person opts in
+    browser.execute_script("localStorage.setItem('ts-notify', 'on')")
+    browser.close()
+    browser.switch_to.window(chat)
+    wait_until(browser, lambda d: toggle.get_attribute("aria-pressed") == "true")
+
+
+COUNT_CHOICE_READS = """
+window.choiceReads = 0;
+const getItem = Storage.prototype.getItem;
+Storage.prototype.getItem = function (key) {
+  if (key === "ts-notify") window.choiceReads += 1;
+  return getItem.call(this, key);
+};
+"""
+
+
+def test_a_submission_does_not_read_the_stored_choice(browser: WebDriver, live_server: LiveServer) -> None:
+    """The title follows every change to the dock; the stored choice is read only for news (each
+    read is a synchronous call to the browser, on the way from the click to the agent's reply)."""
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_CHOICE_READS})
+    api, sid, page = _open(browser, live_server)
+    api.show_surface(sid, "plan")
+    page.dock()
+    wait_until(browser, lambda d: d.title.startswith("(1) "))
+    before = browser.execute_script("return window.choiceReads")
+    click(browser, "button[data-action=submit]")
+    page.wait_dock_gone()
+    wait_until(browser, lambda d: not d.title.startswith("(1) "))
+    assert browser.execute_script("return window.choiceReads") == before
