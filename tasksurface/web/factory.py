@@ -24,6 +24,7 @@ from .i18n import init_i18n
 from .markdown import render_markdown
 from .ops import init_ops
 from .problems import problem_text, recovery_text
+from .read_later import init_read_later
 from .replays import init_replays
 from .security import init_security
 from .tasks import init_task_pushes, init_tasks
@@ -94,6 +95,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["agent_name"] = settings.agent_name  # the operator's, never the model's
     init_workspaces(app)
     init_replays(app)
+    init_read_later(app)
     app.jinja_env.filters["redact"] = redact
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

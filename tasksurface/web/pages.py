@@ -18,6 +18,7 @@ from ..services.errors import NotFound, RequestRefused
 from . import views
 from .body import optional_int
 from .embed import note_created
+from .read_later import READ_LATER, ReadLater
 from .security import current_identity, owned
 from .streamed_page import streamed_page
 
@@ -47,7 +48,8 @@ def new_session() -> BaseResponse:
 
 @bp.get("/sessions/<sid>")
 def session(sid: str) -> Response:
-    # The page's many reads see one state, in one transaction; its head leaves before its body.
+    # The page's many reads see one state, in one transaction; its head leaves before its body,
+    # and before the reads only its body needs.
     return streamed_page(services().database.snapshot(), "session.html", lambda: _session_context(owned(sid)))
 
 
@@ -66,6 +68,8 @@ def _session_context(
     answer_text: str = "",
     answer_problem: str | None = None,
 ) -> dict[str, Any]:
+    """What the head names is read at once (a refusal, such as a bad `before`, still takes the
+    usual error path); what only the body needs is read when the template reaches it."""
     svc = services()
     info = svc.sessions.get(session_id)
     before = request.args.get("before")
@@ -73,38 +77,46 @@ def _session_context(
     events = svc.sessions.page(
         session_id, optional_int(request.args, "before", 0) if before else None, page_size
     )
-    older = events[0].seq if events and events[0].seq > 1 and _has_older(session_id, events[0].seq) else None
-    dock = views.dock_view(
-        svc,
-        session_id,
-        values=values,
-        problems=problems,
-        reason=reason,
-        submission_id=submission_id or fresh_id(),
-        dismissal_id=fresh_id(),
-    )
     last_seq = events[-1].seq if events else 0
-    question = svc.questions.open_question(session_id)
-    question_view = (
-        views.QuestionView(session_id, question, fresh_id(), answer_text, answer_problem)
-        if question
-        else None
-    )
-    return dict(
-        question=views.render_question(question_view),
-        taken_over=question is not None,
-        info=info,
-        events=views.drawn_events(svc, session_id, events),
-        head_seq=info.head_seq,
-        last_seq=last_seq,
-        socket_path=socket_path(session_id, last_seq, dock.result_seq),  # opened by connect.js
-        paging=before is not None,
-        older=older,
-        dock=dock,
-        queue=views.render_queue(svc.sessions.queue(session_id), session_id, info.paused),
-        surfaces_enabled=svc.surfaces.enabled,
-        workspaces=views.page_has_workspace(svc, dock, events),
-    )
+    active = info.projection.active if svc.surfaces.enabled else None
+
+    def body() -> dict[str, Any]:
+        dock = views.dock_view(
+            svc,
+            session_id,
+            values=values,
+            problems=problems,
+            reason=reason,
+            submission_id=submission_id or fresh_id(),
+            dismissal_id=fresh_id(),
+        )
+        question = svc.questions.open_question(session_id)
+        question_view = (
+            views.QuestionView(session_id, question, fresh_id(), answer_text, answer_problem)
+            if question
+            else None
+        )
+        first = events[0].seq if events else 0
+        return dict(
+            question=views.render_question(question_view),
+            taken_over=question is not None,
+            events=views.drawn_events(svc, session_id, events),
+            older=first if first > 1 and _has_older(session_id, first) else None,
+            dock=dock,
+            queue=views.render_queue(svc.sessions.queue(session_id), session_id, info.paused),
+            workspaces=views.page_has_workspace(svc, dock, events),
+        )
+
+    return {
+        "info": info,
+        "head_seq": info.head_seq,
+        "last_seq": last_seq,
+        # opened by connect.js, naming the row of the panel open now
+        "socket_path": socket_path(session_id, last_seq, active.result_seq if active else 0),
+        "paging": before is not None,
+        "surfaces_enabled": svc.surfaces.enabled,
+        READ_LATER: ReadLater(body),
+    }
 
 
 def socket_path(session_id: ids.SessionId, last_seq: int, open_row: int) -> str:

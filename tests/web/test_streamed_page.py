@@ -127,3 +127,50 @@ def test_a_refusal_is_still_a_whole_page_with_its_status(api: Api) -> None:
     response = api.get("/sessions/s_missing0000000")
     assert response.status_code == 404
     assert 'data-code="' in response.text and response.text.rstrip().endswith("</html>")
+
+
+@pytest.fixture
+def held_dock(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The dock's reads (only the body needs them) wait until the test lets them go."""
+    release = threading.Event()
+    read = views.dock_view
+
+    def held(*args: Any, **kwargs: Any) -> views.DockView:
+        assert release.wait(10), "the dock's reads were never let go"
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(views, "dock_view", held)
+    yield release
+    release.set()
+
+
+def test_the_head_leaves_before_the_reads_only_the_body_needs(
+    live_server: LiveServer, api: Api, held_dock: threading.Event
+) -> None:
+    sid = api.create_session()
+    api.show_surface(sid)
+    events = api.events(sid)
+    open_row = max(e["seq"] for e in events if e["kind"] == "tool/result")
+    with requests.get(
+        f"{live_server.url}/sessions/{sid}",
+        cookies=api.http.cookies,
+        headers={"Accept-Encoding": "identity"},
+        stream=True,
+        timeout=10,
+    ) as response:
+        parts = response.raw.read_chunked(decode_content=False)
+        head = next(parts).decode()
+        assert not held_dock.is_set()  # the dock is not read yet
+        # What the head names was read already: the socket starts after the last event and
+        # names the row of the open panel.
+        assert f'data-socket="/ws/sessions/{sid}?after={events[-1]["seq"]}&amp;open={open_row}"' in head
+        held_dock.set()
+        body = b"".join(parts).decode()
+    assert 'id="task-surface-dock"' in body and body.rstrip().endswith("</html>")
+
+
+def test_a_bad_page_position_is_refused_before_anything_is_sent(api: Api) -> None:
+    sid = api.create_session()
+    response = api.get(f"/sessions/{sid}?before=soon")
+    assert response.status_code == 400
+    assert response.text.count("<html") == 1 and 'data-code="' in response.text
