@@ -27,10 +27,6 @@ class ReadLater:
         self._read = read
         self._values: Mapping[str, Any] | None = None
 
-    @property
-    def done(self) -> bool:
-        return self._values is not None
-
     def get(self, name: str) -> Any:
         if self._values is None:
             self._values = self._read()
@@ -38,6 +34,8 @@ class ReadLater:
 
 
 class ReadLaterContext(Context):
+    """A template context that asks a page's `ReadLater` for any name it was not given."""
+
     def resolve_or_missing(self, key: str) -> Any:
         found = super().resolve_or_missing(key)
         if found is not missing or key == READ_LATER:
