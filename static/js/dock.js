@@ -154,11 +154,12 @@
     if (noteEl && typeof note === "string") noteEl.value = note;
   }
 
-  function saveDraft() {
+  // `values`: what a submission just read from the form, so it is not read again.
+  function saveDraft(values) {
     const d = dock();
     if (!d || d.dataset.pendingPhase) return;
     const noteEl = $("#dock-note");
-    drafts.write(d.dataset.surfaceId, { values: readValues(), note: noteEl ? noteEl.value : "" });
+    drafts.write(d.dataset.surfaceId, { values: values || readValues(), note: noteEl ? noteEl.value : "" });
   }
 
   function setBusy(phase) {
@@ -240,7 +241,7 @@
     // The request leaves first; the rest of this task runs before any answer or push can.
     const url = surfaceUrl(surfaceId, "submit");
     const request = page.request("taskSurface.submit", { ...payload, surfaceId }, url, payload);
-    drafts.write(surfaceId, { values: payload.values, note: noteEl ? noteEl.value : "" }); // as sent
+    saveDraft(payload.values);
     setBusy("queued");
     submitting = true;
     heldState = null;

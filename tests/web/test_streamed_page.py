@@ -32,17 +32,23 @@ def _decoder(encoding: str) -> Callable[[bytes], bytes]:
     return bytes
 
 
+def _held(monkeypatch: pytest.MonkeyPatch, name: str) -> threading.Event:
+    """`views.<name>` waits until the test sets the event it returns."""
+    release = threading.Event()
+    run = getattr(views, name)
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        assert release.wait(10), f"{name} was never let go"
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(views, name, held)
+    return release
+
+
 @pytest.fixture
 def held_rows(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """The transcript's rows (drawn in the body) wait until the test lets them go."""
-    release = threading.Event()
-    draw = views.render_event
-
-    def held(*args: Any) -> Markup:
-        assert release.wait(10), "the rows were never let go"
-        return draw(*args)
-
-    monkeypatch.setattr(views, "render_event", held)
+    release = _held(monkeypatch, "render_event")
     yield release
     release.set()
 
@@ -132,14 +138,7 @@ def test_a_refusal_is_still_a_whole_page_with_its_status(api: Api) -> None:
 @pytest.fixture
 def held_dock(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """The dock's reads (only the body needs them) wait until the test lets them go."""
-    release = threading.Event()
-    read = views.dock_view
-
-    def held(*args: Any, **kwargs: Any) -> views.DockView:
-        assert release.wait(10), "the dock's reads were never let go"
-        return read(*args, **kwargs)
-
-    monkeypatch.setattr(views, "dock_view", held)
+    release = _held(monkeypatch, "dock_view")
     yield release
     release.set()
 
