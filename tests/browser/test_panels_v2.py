@@ -105,9 +105,11 @@ def test_a_long_list_is_filtered_by_typing(browser: WebDriver, live_server: Live
     _open(browser, live_server, "inputs")
     box = browser.find_element(By.ID, "dock-f-city-filter")
     box.send_keys("san")
-    visible = lambda d: [  # noqa: E731
-        o.text for o in d.find_elements(By.CSS_SELECTOR, '[data-field-id="city"] .option') if o.is_displayed()
-    ]
+
+    def visible(d: WebDriver) -> list[str]:
+        options = d.find_elements(By.CSS_SELECTOR, '[data-field-id="city"] .option')
+        return [o.text for o in options if o.is_displayed()]
+
     wait_until(browser, lambda d: visible(d) == ["San Francisco", "Santiago"])
     count = browser.find_element(By.CSS_SELECTOR, '[data-field-id="city"] .option-filter-count')
     assert count.text == "2 of 61 options"
