@@ -182,8 +182,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def flask_server(folder: Path, app: str = "app") -> Iterator[str]:
-    """`flask run` of `app` on a fresh SQLite file, ready once `/` answers 200; stopped by its pid."""
+def flask_server(folder: Path, app: str = "app", root: Path = ROOT) -> Iterator[str]:
+    """`flask run` of `app` in the checkout at `root` (this one by default) on a fresh SQLite file,
+    ready once `/` answers 200; stopped by its pid."""
     port = free_port()
     env = dict(
         os.environ,
@@ -196,7 +197,7 @@ def flask_server(folder: Path, app: str = "app") -> Iterator[str]:
     log_path = folder / f"server-{port}.log"
     command = [sys.executable, "-m", "flask", "--app", app, "run", "--host", "127.0.0.1"]
     with open(log_path, "wb") as log:
-        server = subprocess.Popen([*command, "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=log)
+        server = subprocess.Popen([*command, "--port", str(port)], cwd=root, env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
