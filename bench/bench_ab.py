@@ -27,9 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from bench_page import one_run
-from cold_browser import ROOT, chromedriver_of, chromium_binary, flask_server, machine_arguments, wait_quiet
+from cold_browser import (
+    ROOT,
+    alternated_pairs,
+    chromedriver_of,
+    chromium_binary,
+    flask_server,
+    machine_arguments,
+)
 from paired import Paired, paired
-from selenium.common.exceptions import WebDriverException
 
 FIGURES = (
     ("P2 navigation → Submit usable", "P2_hit_ready_ms"),
@@ -88,17 +94,11 @@ def main() -> None:
                 made.mkdir(exist_ok=True)
             root = stack.enter_context(checkout(getattr(args, side), checkouts))
             bases[side] = stack.enter_context(flask_server(data, root=root))
-        for n in range(args.warmup + args.pairs):
-            pair: dict[str, dict[str, Any]] = {}
-            for side in ("base", "change") if n % 2 == 0 else ("change", "base"):
-                if args.quiet_gate < 1:
-                    wait_quiet(args.quiet_gate, args.quiet_wait_max)
-                try:
-                    pair[side] = one_run(bases[side], args.demo, binary, driver_binary, profiles)
-                except (RuntimeError, WebDriverException) as failure:
-                    print(f"pair {n + 1}, {side}: failed: {failure}", file=sys.stderr, flush=True)
-            if n < args.warmup or len(pair) < 2:
-                continue  # a pair is kept whole or not at all
+
+        def load(side: str) -> dict[str, Any]:
+            return one_run(bases[side], args.demo, binary, driver_binary, profiles)
+
+        for pair in alternated_pairs(("base", "change"), args.pairs, args.warmup, load, args):
             for side in runs:
                 runs[side].append(pair[side])
             shown = ", ".join(f"{side} {pair[side]['P2_hit_ready_ms']:.0f}" for side in runs)

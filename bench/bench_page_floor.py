@@ -22,7 +22,6 @@ from pathlib import Path
 
 import requests
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cold_browser as cold
@@ -110,21 +109,13 @@ def main() -> None:
         folder = Path(work)
         tools = (cold.chromium_binary(args.chromium), cold.chromedriver_of(args), folder)
         with cold.flask_server(folder) as page_base, cold.flask_server(folder, FLOOR_APP) as floor_base:
-            for n in range(args.warmup + args.runs):
-                pair: dict[str, float] = {}
-                for which in ("chat", "floor") if n % 2 == 0 else ("floor", "chat"):
-                    if args.quiet_gate < 1:
-                        cold.wait_quiet(args.quiet_gate, args.quiet_wait_max)
-                    try:
-                        pair[which] = (
-                            chat_page(page_base, args.demo, tools)
-                            if which == "chat"
-                            else floor_page(floor_base, tools)
-                        )[0]
-                    except (RuntimeError, WebDriverException) as failure:
-                        print(f"run {n + 1}, {which}: failed: {failure}", file=sys.stderr, flush=True)
-                if n < args.warmup or len(pair) < 2:
-                    continue
+
+            def load(which: str) -> float:
+                if which == "chat":
+                    return chat_page(page_base, args.demo, tools)[0]
+                return floor_page(floor_base, tools)[0]
+
+            for pair in cold.alternated_pairs(("chat", "floor"), args.runs, args.warmup, load, args):
                 chat.append(pair["chat"])
                 floor.append(pair["floor"])
                 print(

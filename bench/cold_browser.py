@@ -22,9 +22,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TypeVar
 
 import requests
 from selenium import webdriver
@@ -33,6 +34,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
 SUBMIT = "button[data-action=submit]"
 ACKNOWLEDGEMENT = "Thanks, I have your answers"
 
@@ -247,6 +249,25 @@ def wait_quiet(gate: float, longest: float) -> tuple[float, float | None]:
         share = machine_busy(1.0)
         if share is None or share <= gate or time.monotonic() - start > longest:
             return time.monotonic() - start, share
+
+
+def alternated_pairs(
+    sides: tuple[str, str], pairs: int, warmup: int, load: Callable[[str], T], args: argparse.Namespace
+) -> Iterator[dict[str, T]]:
+    """`warmup + pairs` pairs of loads, one of each side in an order swapped every pair, each after
+    the same wait for a quiet machine (`machine_arguments`), so the two loads of a pair share the
+    machine's moment. A pair with a failed load is dropped whole; the warm-up pairs are not given."""
+    for n in range(warmup + pairs):
+        pair: dict[str, T] = {}
+        for side in sides if n % 2 == 0 else sides[::-1]:
+            if args.quiet_gate < 1:
+                wait_quiet(args.quiet_gate, args.quiet_wait_max)
+            try:
+                pair[side] = load(side)
+            except (RuntimeError, WebDriverException) as failure:
+                print(f"pair {n + 1}, {side}: failed: {failure}", file=sys.stderr, flush=True)
+        if n >= warmup and len(pair) == 2:
+            yield pair
 
 
 @contextmanager

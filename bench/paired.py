@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 RESAMPLES = 4000
 """Bootstrap resamples: enough that the interval's ends move by well under a millisecond."""
+FEWEST_PAIRS = 10
+"""Below this, resampling a handful of pairs gives an interval far narrower than the truth."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class Paired:
 
     @property
     def verdict(self) -> str:
+        if self.pairs < FEWEST_PAIRS:
+            return f"too few pairs to tell (fewer than {FEWEST_PAIRS})"
         if self.low <= 0 <= self.high:
             return "cannot tell them apart"
         return "faster" if self.high < 0 else "slower"

@@ -68,6 +68,15 @@ def test_the_medians_of_each_version_are_reported_beside_the_differences() -> No
     assert result.median_difference == -10  # differences -10, +20, -60
 
 
+def test_a_handful_of_pairs_gets_no_verdict_however_steady_it_looks() -> None:
+    """Two pairs that agree give an interval of almost nothing: the bootstrap cannot know how
+    the machine swings from so few, so no change is called faster on them."""
+    result = paired([312.7, 344.0], [301.6, 332.9])
+    assert result.high < 0
+    assert result.verdict.startswith("too few pairs")
+    assert paired(loads(10, 9), [x - 12 for x in loads(10, 9)]).verdict == "faster"
+
+
 @pytest.mark.parametrize(("base", "change"), [([], []), ([200.0], [200.0, 210.0])])
 def test_runs_that_do_not_pair_up_are_refused(base: list[float], change: list[float]) -> None:
     with pytest.raises(ValueError, match="paired runs"):
