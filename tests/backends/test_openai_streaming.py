@@ -32,11 +32,14 @@ def _first(labels: list[str], kind: str) -> int:
 
 
 def test_text_is_pushed_piece_by_piece_before_the_final_message(api: Api, wire: WireServer) -> None:
-    wire.script(Stream(text=["Hel", "lo, ", "wor", "ld."], delay=0.12))
+    first_shown = threading.Event()  # newer text replaces a push still waiting: hold the rest
+    wire.script(Stream(text=["Hel", "lo, ", "wor", "ld."], delay=0.12, after_first=first_shown))
     sid = api.create_session()
     with api.socket(sid) as socket:
         socket.receive_until(lambda m: m["type"] == "hello")
         api.send(sid, "hi")
+        socket.receive_until(lambda m: m["type"] == "partial")
+        first_shown.set()
         socket.receive_until(lambda m: _logged(m, "assistant/message"))
 
     partials = [m["text"] for m in socket.seen if m["type"] == "partial"]
