@@ -27,6 +27,7 @@ from .problems import problem_text, recovery_text
 from .read_later import init_read_later
 from .replays import init_replays
 from .security import init_security
+from .socket_reader import SocketReader
 from .tasks import init_task_pushes, init_tasks
 from .theme import init_theme
 from .workspace_views import init_workspaces
@@ -61,7 +62,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(
         SECRET_KEY=settings.secret_key,
-        SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": ws.MAX_FRAME_CHARS},
+        SOCK_SERVER_OPTIONS={
+            "ping_interval": 25,
+            "max_message_size": ws.MAX_FRAME_CHARS,
+            "thread_class": SocketReader,
+        },
     )
     hub = push.PushHub()
     services = build_services(settings, hub)
