@@ -8,11 +8,14 @@ summary counts only the loads that had it.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+BUILD_COST = re.compile(r"([\d.]+) ms wall, ([\d.]+) ms CPU(?:, ([\d.]+) ms ready for a core)?")
+"""The detail of a `push-built` point (`timed_app.py`); older logs lack the wait for a core."""
 PUMP = "_pump"
 """Part of the name of the thread that writes a socket's pushes (`web/ws.py`)."""
 
@@ -74,12 +77,23 @@ def load_steps(
     return steps
 
 
+def build_cost(points: Sequence[Point], after: float) -> dict[str, float | None]:
+    """The first push built after `after`: its CPU time, and how long its thread waited, ready
+    to run, for a core that other processes held (the rest of its wall time is the lock)."""
+    built = next((p for p in points if p.what == "push-built" and p.at >= after), None)
+    found = BUILD_COST.fullmatch(built.detail) if built else None
+    if found is None:
+        return {"push: CPU": None, "push: waited for a core": None}
+    waited = found.group(3)
+    return {"push: CPU": float(found.group(2)), "push: waited for a core": float(waited) if waited else None}
+
+
 def round_trip_steps(
     points: Sequence[Point], click: float, marks: Mapping[str, float], heard: Sequence[float] = ()
 ) -> dict[str, float | None]:
     """From the click: the call read and answered, the submission and the reply committed, the
     push built and sent, and the page hearing the call's answer (`heard`: when the page's socket
-    had each frame after the click), hearing the reply and showing it."""
+    had each frame after the click), hearing the reply and showing it; and what the push cost."""
 
     def since(at: float | None) -> float | None:
         return None if at is None else at - click
@@ -95,6 +109,7 @@ def round_trip_steps(
         "answer heard": since(heard[0]) if heard else None,
         "reply heard": since(marks.get("nextArrived")),
         "reply shown": since(marks.get("nextVisible")),
+        **build_cost(points, click),
     }
 
 

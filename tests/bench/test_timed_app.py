@@ -24,6 +24,10 @@ def test_the_timed_app_loads_and_writes_its_points_where_it_is_told(tmp_path: Pa
         "import bench.timed_app as timed\n"
         "response = timed.app.test_client().get('/')\n"
         "assert response.status_code == 200, response.status_code\n"
+        "before = timed.run_queue_ns()\n"
+        "sum(range(3_000_000))\n"
+        "after = timed.run_queue_ns()\n"
+        "assert isinstance(before, int) and 0 <= before <= after, (before, after)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]

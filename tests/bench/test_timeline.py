@@ -83,7 +83,7 @@ def test_the_round_trip_counts_from_the_click_and_ignores_what_came_before_it() 
             line(710.2, "frame-sent", "116"),
             line(713, "committed", "assistant/message"),
             line(723.8, "frame-sent", "8545", "Thread-3 (_pump)"),  # before the build noted its end
-            line(724, "push-built", "10.0 ms wall, 4.5 ms CPU"),
+            line(724, "push-built", "10.0 ms wall, 4.5 ms CPU, 5.25 ms ready for a core"),
         ],
         ORIGIN,
     )
@@ -99,9 +99,18 @@ def test_the_round_trip_counts_from_the_click_and_ignores_what_came_before_it() 
             "answer heard": 12.5,
             "reply heard": 26.0,
             "reply shown": 32.0,
+            "push: CPU": 4.5,
+            "push: waited for a core": 5.25,
         },
         abs=0.001,  # the server writes its clock to the microsecond
     )
+
+
+def test_a_build_noted_without_its_wait_for_a_core_still_gives_its_cpu() -> None:
+    points = parse([line(724, "push-built", "10.0 ms wall, 4.5 ms CPU")], ORIGIN)
+    steps = round_trip_steps(points, 700.0, {})
+    assert steps["push: CPU"] == 4.5 and steps["push: waited for a core"] is None
+    assert round_trip_steps([], 700.0, {})["push: CPU"] is None
 
 
 def test_medians_count_only_the_loads_that_had_the_step() -> None:
