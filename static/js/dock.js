@@ -255,7 +255,7 @@
         if (heldState) applySurface(heldState);
         heldState = null;
         page.announce(t("Submitted."));
-        if (page.composerText) page.composerText.focus();
+        composerNext();
         return;
       }
       setBusy("");
@@ -415,6 +415,33 @@
     else if (!dock().classList.contains("collapsed")) toggleCollapse();
   });
 
+  // After an acknowledged submission focus goes to the composer, for what the person says next,
+  // unless they have put it somewhere else of their own. Not at the acknowledgement itself: moving
+  // focus into a text field costs the browser work that would hold up the reply, which usually
+  // comes a few milliseconds later with the panel's close. So the close moves it, in the frame
+  // after the one that shows the reply; a panel still waiting for a busy agent does a moment
+  // after the acknowledgement.
+  let focusOnClose = false;
+  const FOCUS_WHILE_WAITING_MS = 300;
+
+  function composerNext() {
+    focusOnClose = true;
+    if (dock()) window.setTimeout(moveFocusOn, FOCUS_WHILE_WAITING_MS);
+    else afterNextFrame(moveFocusOn); // the push that closed the panel came first
+  }
+
+  function moveFocusOn() {
+    if (!focusOnClose) return;
+    focusOnClose = false;
+    const focused = document.activeElement;
+    const unplaced = !focused || focused === document.body || dockSlot.contains(focused);
+    if (unplaced && page.composerText) page.composerText.focus();
+  }
+
+  function afterNextFrame(action) {
+    window.requestAnimationFrame(() => window.setTimeout(action, 0));
+  }
+
   // A pending record that vanished is never taken as an outcome: the dock asks getActive.
   function applySurface(state) {
     if (!state) return;
@@ -425,10 +452,12 @@
       if (shownId) drafts.clear(shownId);
       submitting = false;
       if (activeId) {
+        focusOnClose = false; // the next panel's title takes focus
         replaceDock(activeId, true);
       } else {
         wantedSurface = null;
         if (!loadingSurface) dockSlot.innerHTML = "";
+        if (focusOnClose) afterNextFrame(moveFocusOn);
       }
       return;
     }

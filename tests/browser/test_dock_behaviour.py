@@ -59,14 +59,72 @@ def test_keyboard_only_submit_and_focus_returns_to_the_composer(
     assert focused.get_attribute("data-action") == "submit"
     outline = browser.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused)
     assert outline != "none"  # visible focus
+    browser.execute_script(
+        """
+        window.__focusTimes = {};
+        const slot = document.getElementById('dock-slot');
+        new MutationObserver(() => {
+          if (!slot.querySelector('#task-surface-dock')) window.__focusTimes.closed ??= performance.now();
+        }).observe(slot, {childList: true});
+        document.getElementById('composer-text').addEventListener(
+          'focus', () => (window.__focusTimes.composer ??= performance.now()));
+        """
+    )
     focused.send_keys(Keys.ENTER)
     wait_until(browser, lambda d: _active_id(d) == "composer-text")
     page.wait_dock_gone()
+    # The panel's close hands focus on in the frame after it, not a waiting panel's moment later.
+    times = browser.execute_script("return window.__focusTimes")
+    assert 0 <= times["composer"] - times["closed"] < 200, times
     events = api.settled(sid)
     values = [e for e in events if e["kind"] == "user/message"][-1]["payload"]["source"]["taskSurface"][
         "values"
     ]
     assert values["constraints"] == "Only after 18:00"
+    api.http.close()
+
+
+def _pending_submission(browser: WebDriver) -> str:
+    """The id of the submission the server acknowledged, once it has; the dock still waits."""
+    dock = browser.find_element(By.ID, "task-surface-dock")
+    return str(dock.get_attribute("data-pending-submission") or "")
+
+
+def test_a_panel_waiting_for_a_busy_agent_hands_focus_to_the_composer(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    api, sid, page = _open(browser, live_server, "plan")
+    page.pause_agent(api, sid)  # the submission is queued: the panel stays, waiting
+    submit = browser.find_element(By.CSS_SELECTOR, "button[data-action=submit]")
+    browser.execute_script("arguments[0].focus()", submit)
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_until(browser, lambda d: _active_id(d) == "composer-text")
+    dock = browser.find_element(By.ID, "task-surface-dock")
+    assert dock.get_attribute("data-pending-phase") == "queued" and _pending_submission(browser)
+    api.pause(sid, False)
+    page.wait_dock_gone()
+    assert _active_id(browser) == "composer-text"
+    api.http.close()
+
+
+def test_focus_the_person_moved_away_from_a_submitted_panel_stays_there(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    api, sid, page = _open(browser, live_server, "plan")
+    page.pause_agent(api, sid)
+    # Submitted, and at once on to the theme switch, before the acknowledgement can arrive.
+    browser.execute_script(
+        "document.querySelector('button[data-action=submit]').click();"
+        "document.getElementById('theme-toggle').focus();"
+    )
+    wait_until(browser, _pending_submission)
+    time.sleep(0.6)  # twice the moment after which a waiting panel hands focus on
+    assert _active_id(browser) == "theme-toggle"
+    api.pause(sid, False)  # the panel closes, and the reply follows
+    page.wait_dock_gone()
+    page.wait_for_agent_text("Thanks, I have your answers")
+    time.sleep(0.2)  # a frame and more after the close
+    assert _active_id(browser) == "theme-toggle"
     api.http.close()
 
 
