@@ -5,12 +5,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from builders import option, section
-
 from tasksurface.backends.demos import COMPARE_CARDS, ITINERARY
 from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
 from tasksurface.domain.model_v2 import TaskSurfaceModelV2
 from tasksurface.domain.parser import parse_model
+
+from .builders import option, section
 
 Json = dict[str, Any]
 

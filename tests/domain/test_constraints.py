@@ -6,12 +6,13 @@ import time
 from typing import Any
 
 import pytest
-from builders_v2 import date_field, multi2, number_field, parsed_v2, review_field, text2, v2_model
 
 from tasksurface.domain import constraints, patterns
 from tasksurface.domain.hunks import hunks_of
 from tasksurface.domain.model_v2 import DateField, MultiChoiceFieldV2, NumberField, TextFieldV2, VisibleWhen
 from tasksurface.domain.visibility import applying, holds
+
+from .builders_v2 import date_field, multi2, number_field, parsed_v2, review_field, text2, v2_model
 
 
 def number(**extra: Any) -> NumberField:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from builders import event
 
 from tasksurface.domain.embedding import (
     BadFrameAncestors,
@@ -21,6 +20,8 @@ from tasksurface.domain.webhook_events import (
     session_created,
     user_of,
 )
+
+from .builders import event
 
 LIST = "'self' https://app.example.com https://*.example.org:8443 http://localhost:5000"
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import minimal_model
-from builders_v2 import v2_model
 
 from tasksurface.domain.presentation import expiry
 from tasksurface.domain.refusals import Problem
 from tasksurface.domain.results import Expired
+
+from .builders import minimal_model
+from .builders_v2 import v2_model
 
 SURFACE = "ts_abcdefghijkl"
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import (
+
+from tasksurface.domain.formatter import INDENT, format_submission
+from tasksurface.domain.model import TaskSurfaceModelV1
+from tasksurface.domain.submission import prepare_submission
+
+from .builders import (
     choice_field,
     column,
     diff_block,
@@ -24,10 +29,6 @@ from builders import (
     text_field,
     toggle_field,
 )
-
-from tasksurface.domain.formatter import INDENT, format_submission
-from tasksurface.domain.model import TaskSurfaceModelV1
-from tasksurface.domain.submission import prepare_submission
 
 CHANNELS = [option("ch-stable", "Stable channel"), option("ch-beta", "Beta channel")]
 PLATFORMS = [option("linux", "Linux"), option("mac", "macOS"), option("win", "Windows")]

@@ -7,11 +7,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from builders import choice_field, model_with_fields, parsed, text_field
-from builders_v2 import choices, date_field, number_field, parsed_v2, review_field, text2, v2_model
 
 from tasksurface.domain.formatter import format_action, format_number, format_submission
 from tasksurface.domain.model_v2 import PanelAction
+
+from .builders import choice_field, model_with_fields, parsed, text_field
+from .builders_v2 import choices, date_field, number_field, parsed_v2, review_field, text2, v2_model
 
 Json = dict[str, Any]
 

@@ -3,17 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from builders import (
-    CALL,
-    OTHER_SURFACE,
-    SURFACE,
-    dismissal,
-    event,
-    ordinary_message,
-    submission_message,
-    surface_call,
-    surface_result,
-)
 
 from tasksurface.domain.events import SessionEvent
 from tasksurface.domain.ids import CallId, TaskSurfaceId
@@ -23,6 +12,18 @@ from tasksurface.domain.projection import (
     TaskSurfaceProjection,
     fold,
     interaction,
+)
+
+from .builders import (
+    CALL,
+    OTHER_SURFACE,
+    SURFACE,
+    dismissal,
+    event,
+    ordinary_message,
+    submission_message,
+    surface_call,
+    surface_result,
 )
 
 OPEN = TaskSurfaceProjection(ActiveSurface(CallId(CALL), TaskSurfaceId(SURFACE), 2))

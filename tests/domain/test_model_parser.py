@@ -8,7 +8,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from builders import (
+from pydantic import ValidationError
+
+from tasksurface.domain import strict_json
+from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
+from tasksurface.domain.model import MarkdownBlock, TableBlock, TaskSurfaceModelV1
+from tasksurface.domain.parser import decode_arguments, parse_arguments, parse_model
+from tasksurface.domain.refusals import Problem, SurfaceCode, SurfaceRefused
+
+from .builders import (
     BLOCK_BUILDERS,
     FIELD_BUILDERS,
     OPTION_FIELD_BUILDERS,
@@ -32,13 +40,6 @@ from builders import (
     text_field,
     toggle_field,
 )
-from pydantic import ValidationError
-
-from tasksurface.domain import strict_json
-from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
-from tasksurface.domain.model import MarkdownBlock, TableBlock, TaskSurfaceModelV1
-from tasksurface.domain.parser import decode_arguments, parse_arguments, parse_model
-from tasksurface.domain.refusals import Problem, SurfaceCode, SurfaceRefused
 
 Json = dict[str, Any]
 

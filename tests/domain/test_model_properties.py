@@ -8,12 +8,13 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import cell_values, json_values, valid_models
 
 from tasksurface.domain.formatter import format_submission
 from tasksurface.domain.parser import parse_arguments, parse_model
 from tasksurface.domain.refusals import SubmissionRefused, SurfaceCode, SurfaceRefused
 from tasksurface.domain.submission import initial_values, validate_submission
+
+from .strategies import cell_values, json_values, valid_models
 
 Json = dict[str, Any]
 Path = tuple[str | int, ...]

@@ -5,8 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import minimal_model, option
-from builders_v2 import (
+
+from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
+from tasksurface.domain.model import TaskSurfaceModelV1
+from tasksurface.domain.model_v2 import TaskSurfaceModelV2
+from tasksurface.domain.parser import parse_model
+from tasksurface.domain.refusals import SurfaceRefused
+
+from .builders import minimal_model, option
+from .builders_v2 import (
     choice2,
     choices,
     date_field,
@@ -18,12 +25,6 @@ from builders_v2 import (
     toggle2,
     v2_model,
 )
-
-from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
-from tasksurface.domain.model import TaskSurfaceModelV1
-from tasksurface.domain.model_v2 import TaskSurfaceModelV2
-from tasksurface.domain.parser import parse_model
-from tasksurface.domain.refusals import SurfaceRefused
 
 Json = dict[str, Any]
 

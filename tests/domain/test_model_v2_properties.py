@@ -7,12 +7,13 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import json_values, valid_models_v2
 
 from tasksurface.domain.formatter import format_submission
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.refusals import SubmissionRefused, SurfaceCode, SurfaceRefused
 from tasksurface.domain.submission import initial_values, submittable, validate_submission
+
+from .strategies import json_values, valid_models_v2
 
 PROPERTY_SETTINGS = settings(max_examples=80, deadline=None)
 TYPED = {code.value for code in SurfaceCode}

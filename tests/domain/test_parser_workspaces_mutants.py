@@ -7,7 +7,6 @@ import copy
 from typing import Any
 
 import pytest
-from builders_v2 import comparison, itinerary, parsed_v2, v2_model
 
 from tasksurface.backends.demos import DASHBOARD
 from tasksurface.domain.limits import Limits
@@ -15,6 +14,8 @@ from tasksurface.domain.model_v2 import ItineraryField
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.refusals import Problem, SurfaceRefused
 from tasksurface.domain.workspaces import ChartBlock
+
+from .builders_v2 import comparison, itinerary, parsed_v2, v2_model
 
 Json = dict[str, Any]
 

@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import valid_models
 
 from tasksurface.backends.demos import DEMOS
 from tasksurface.domain.limits import Limits
 from tasksurface.domain.preview import Preview, PreviewBlock, PreviewField, PreviewSection, preview
+
+from .strategies import valid_models
 
 PROPERTY_SETTINGS = settings(max_examples=30, deadline=None)
 

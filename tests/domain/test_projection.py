@@ -5,21 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import (
-    CALL,
-    OTHER_SURFACE,
-    SURFACE,
-    dismissal,
-    event,
-    full_model,
-    minimal_model,
-    ordinary_message,
-    parsed,
-    submission_message,
-    surface_call,
-    surface_meta,
-    surface_result,
-)
 
 from tasksurface.domain.events import tool_result
 from tasksurface.domain.ids import CallId, TaskSurfaceId
@@ -37,6 +22,22 @@ from tasksurface.domain.projection import (
     closes_as_submission,
     fold,
     fold_all,
+)
+
+from .builders import (
+    CALL,
+    OTHER_SURFACE,
+    SURFACE,
+    dismissal,
+    event,
+    full_model,
+    minimal_model,
+    ordinary_message,
+    parsed,
+    submission_message,
+    surface_call,
+    surface_meta,
+    surface_result,
 )
 
 OPEN = TaskSurfaceProjection(ActiveSurface(CALL, SURFACE, 2))

@@ -5,17 +5,6 @@ from __future__ import annotations
 
 from typing import get_args
 
-from builders import (
-    CALL,
-    OTHER_SURFACE,
-    SURFACE,
-    dismissal,
-    event,
-    ordinary_message,
-    submission_message,
-    surface_result,
-)
-
 from tasksurface.domain.ids import CallId, TaskSurfaceId
 from tasksurface.domain.projection import (
     EMPTY,
@@ -25,6 +14,17 @@ from tasksurface.domain.projection import (
     closes,
     fold,
     interaction,
+)
+
+from .builders import (
+    CALL,
+    OTHER_SURFACE,
+    SURFACE,
+    dismissal,
+    event,
+    ordinary_message,
+    submission_message,
+    surface_result,
 )
 
 OPEN = TaskSurfaceProjection(ActiveSurface(CallId(CALL), TaskSurfaceId(SURFACE), 2))

@@ -2,17 +2,6 @@
 
 from __future__ import annotations
 
-from builders import (
-    AT,
-    CALL,
-    OTHER_SURFACE,
-    RPC,
-    SURFACE,
-    ordinary_message,
-    submission_message,
-    surface_result,
-)
-
 from tasksurface.domain.events import (
     ActionCorrelation,
     SessionEvent,
@@ -23,6 +12,17 @@ from tasksurface.domain.events import (
 )
 from tasksurface.domain.ids import CallId, MessageId, TaskSurfaceId
 from tasksurface.domain.projection import EMPTY, closes, fold_all, is_own_action
+
+from .builders import (
+    AT,
+    CALL,
+    OTHER_SURFACE,
+    RPC,
+    SURFACE,
+    ordinary_message,
+    submission_message,
+    surface_result,
+)
 
 
 def action_message(seq: int, surface_id: str = SURFACE) -> SessionEvent:

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 import pytest
-from builders import event
 from pydantic import ValidationError
 
 from tasksurface.domain.events import tool_call, tool_result, user_message, user_source
@@ -24,6 +23,8 @@ from tasksurface.domain.question import (
     unanswered,
 )
 from tasksurface.domain.refusals import Problem, QuestionCode, QuestionRefused
+
+from .builders import event
 
 ASK = CallId("call_ask_000001")
 OTHER = CallId("call_other_0001")

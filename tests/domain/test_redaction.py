@@ -5,14 +5,15 @@ from __future__ import annotations
 import time
 
 import pytest
-from builders import minimal_model
-from builders_v2 import choice2, number_field, parsed_v2, review_field, text2, v2_model
 
 from tasksurface.domain.ids import CallId
 from tasksurface.domain.model import TaskSurfaceModelV1
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.question import OpenQuestion
 from tasksurface.domain.redaction import MASK, redact, redact_model, redact_question, secrets_in
+
+from .builders import minimal_model
+from .builders_v2 import choice2, number_field, parsed_v2, review_field, text2, v2_model
 
 JWT = (
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6Ik1laSJ9"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import copy
 
-from builders import option
-from builders_v2 import multi2, parsed_v2, text2, v2_model
-
 from tasksurface.backends.demos import COMPARE_CARDS
 from tasksurface.domain import redaction
 from tasksurface.domain.redaction import redact, redact_model, secrets_in
+
+from .builders import option
+from .builders_v2 import multi2, parsed_v2, text2, v2_model
 
 KEY = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 TOKEN_ID = "ghp_" + "a" * 36

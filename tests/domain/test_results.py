@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import get_args
 
-from builders import parsed
-
 from tasksurface.domain.ids import CallId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId
 from tasksurface.domain.refusals import Problem
 from tasksurface.domain.results import (
@@ -20,6 +18,8 @@ from tasksurface.domain.results import (
     SubmitReason,
     SubmitRejected,
 )
+
+from .builders import parsed
 
 PENDING = PendingSubmission(TaskSurfaceSubmissionId("sub_00000001"), MessageId("msg_00000001"), "claiming")
 

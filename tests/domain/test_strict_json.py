@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import json_values
 
 from tasksurface.domain import strict_json
 from tasksurface.domain.strict_json import DuplicateKey
+
+from .strategies import json_values
 
 
 @pytest.mark.parametrize(

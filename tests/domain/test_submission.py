@@ -7,7 +7,16 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
-from builders import (
+
+from tasksurface.domain import strict_json
+from tasksurface.domain.form_values import form_name, values_from_form
+from tasksurface.domain.formatter import format_submission
+from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
+from tasksurface.domain.model import TaskSurfaceModelV1
+from tasksurface.domain.refusals import Problem, SubmissionCode, SubmissionRefused
+from tasksurface.domain.submission import initial_values, prepare_submission, validate_submission
+
+from .builders import (
     choice_field,
     model_with_fields,
     multi_choice_field,
@@ -17,14 +26,6 @@ from builders import (
     text_field,
     toggle_field,
 )
-
-from tasksurface.domain import strict_json
-from tasksurface.domain.form_values import form_name, values_from_form
-from tasksurface.domain.formatter import format_submission
-from tasksurface.domain.limits import DEFAULT_LIMITS, Limits
-from tasksurface.domain.model import TaskSurfaceModelV1
-from tasksurface.domain.refusals import Problem, SubmissionCode, SubmissionRefused
-from tasksurface.domain.submission import initial_values, prepare_submission, validate_submission
 
 
 def every_kind_model() -> TaskSurfaceModelV1:

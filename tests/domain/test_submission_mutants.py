@@ -6,8 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import option
-from builders_v2 import (
+
+from tasksurface.domain.limits import Limits
+from tasksurface.domain.model_v2 import TaskSurfaceModelV2
+from tasksurface.domain.refusals import Problem, SubmissionCode, SubmissionRefused
+from tasksurface.domain.submission import (
+    initial_values,
+    prepare_submission,
+    submittable,
+    validate_submission,
+)
+
+from .builders import option
+from .builders_v2 import (
     choice2,
     choices,
     date_field,
@@ -18,16 +29,6 @@ from builders_v2 import (
     text2,
     toggle2,
     v2_model,
-)
-
-from tasksurface.domain.limits import Limits
-from tasksurface.domain.model_v2 import TaskSurfaceModelV2
-from tasksurface.domain.refusals import Problem, SubmissionCode, SubmissionRefused
-from tasksurface.domain.submission import (
-    initial_values,
-    prepare_submission,
-    submittable,
-    validate_submission,
 )
 
 C = SubmissionCode

@@ -6,8 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import option
-from builders_v2 import (
+
+from tasksurface.domain.form_values import hunk_name, read_number, values_from_form
+from tasksurface.domain.formatter import format_action, format_submission
+from tasksurface.domain.model_v2 import PanelAction
+from tasksurface.domain.refusals import SubmissionRefused
+from tasksurface.domain.submission import initial_values, prepare_submission, validate_submission
+
+from .builders import option
+from .builders_v2 import (
     choice2,
     choices,
     date_field,
@@ -19,12 +26,6 @@ from builders_v2 import (
     toggle2,
     v2_model,
 )
-
-from tasksurface.domain.form_values import hunk_name, read_number, values_from_form
-from tasksurface.domain.formatter import format_action, format_submission
-from tasksurface.domain.model_v2 import PanelAction
-from tasksurface.domain.refusals import SubmissionRefused
-from tasksurface.domain.submission import initial_values, prepare_submission, validate_submission
 
 
 def offsite(**overrides: Any) -> Any:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders import event
-
 from tasksurface.domain.events import tool_call, tool_result, user_message, user_source
 from tasksurface.domain.ids import CallId, MessageId, RpcId
 from tasksurface.domain.question import QUESTION_TOOL, fold_all
@@ -18,6 +16,8 @@ from tasksurface.domain.turns import (
     owed,
     trailing_tool_events,
 )
+
+from .builders import event
 
 A = CallId("call_aaaaaaaa")
 B = CallId("call_bbbbbbbb")

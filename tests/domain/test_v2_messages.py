@@ -7,7 +7,16 @@ import copy
 
 import pytest
 import re2
-from builders_v2 import (
+
+from tasksurface.backends.demos import COMPARE_CARDS
+from tasksurface.domain import constraints, model_v2, patterns
+from tasksurface.domain.hunks import hunks_of
+from tasksurface.domain.limits import Limits
+from tasksurface.domain.model_v2 import DateField, MultiChoiceFieldV2, NumberField, TextFieldV2, VisibleWhen
+from tasksurface.domain.parser import parse_model
+from tasksurface.domain.refusals import Problem, SurfaceRefused
+
+from .builders_v2 import (
     choice2,
     choices,
     date_field,
@@ -18,14 +27,6 @@ from builders_v2 import (
     toggle2,
     v2_model,
 )
-
-from tasksurface.backends.demos import COMPARE_CARDS
-from tasksurface.domain import constraints, model_v2, patterns
-from tasksurface.domain.hunks import hunks_of
-from tasksurface.domain.limits import Limits
-from tasksurface.domain.model_v2 import DateField, MultiChoiceFieldV2, NumberField, TextFieldV2, VisibleWhen
-from tasksurface.domain.parser import parse_model
-from tasksurface.domain.refusals import Problem, SurfaceRefused
 
 
 def multi(**extra: object) -> MultiChoiceFieldV2:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders import event
-
 from tasksurface.domain.ids import CallId
 from tasksurface.domain.question import OpenQuestion
 from tasksurface.domain.webhook_events import EVENT_TYPES, WebhookEvent, reported, session_created, user_of
+
+from .builders import event
 
 
 def answer_result(call_id: str, answer: str | None) -> dict[str, Any]:

@@ -6,7 +6,6 @@ import copy
 from typing import Any
 
 import pytest
-from builders_v2 import parsed_v2, v2_model
 
 from tasksurface.backends.demos import COMPARE_CARDS, DASHBOARD, ITINERARY
 from tasksurface.domain.form_values import read_number, values_from_form
@@ -14,6 +13,8 @@ from tasksurface.domain.limits import Limits
 from tasksurface.domain.parser import parse_model
 from tasksurface.domain.presentation import TOOL_NAME
 from tasksurface.domain.refusals import Problem, SurfaceRefused
+
+from .builders_v2 import parsed_v2, v2_model
 
 Json = dict[str, Any]
 

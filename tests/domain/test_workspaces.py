@@ -7,7 +7,6 @@ import copy
 from typing import Any
 
 import pytest
-from builders_v2 import comparison, itinerary, parsed_v2, v2_model
 
 from tasksurface.backends.demos import COMPARE_CARDS, DASHBOARD, ITINERARY
 from tasksurface.domain.charts import format_value, geometry, nice_step
@@ -20,6 +19,8 @@ from tasksurface.domain.parser import parse_model
 from tasksurface.domain.refusals import SubmissionRefused, SurfaceRefused
 from tasksurface.domain.submission import validate_submission
 from tasksurface.domain.workspaces import DashboardBlock
+
+from .builders_v2 import comparison, itinerary, parsed_v2, v2_model
 
 Json = dict[str, Any]
 
