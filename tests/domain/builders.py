@@ -4,11 +4,15 @@ Every builder returns fresh JSON-shaped dicts, so a test can change one key with
 touching another test's data. Keyword arguments replace or add keys verbatim. Event
 payloads are written out as the log stores them, never made by the production builders:
 logs already written must keep folding the same way, whatever those builders become.
+
+The model builders take any value for a key, not only a valid one, so a test can build a model
+of the wrong shape (a number for a title, an object for a list) as plainly as a right one.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,23 +27,23 @@ Json = dict[str, Any]
 # --- blocks -----------------------------------------------------------------------------
 
 
-def markdown_block(text: str = "Pick the **release** you want.", **extra: Any) -> Json:
+def markdown_block(text: object = "Pick the **release** you want.", **extra: Any) -> Json:
     return {"kind": "markdown", "text": text, **extra}
 
 
-def metric(label: str = "Latency", value: str = "120 ms", **extra: Any) -> Json:
+def metric(label: object = "Latency", value: object = "120 ms", **extra: Any) -> Json:
     return {"label": label, "value": value, **extra}
 
 
-def metrics_block(items: list[Json] | None = None, **extra: Any) -> Json:
+def metrics_block(items: object = None, **extra: Any) -> Json:
     return {"kind": "metrics", "items": [metric()] if items is None else items, **extra}
 
 
-def column(id: str = "name", label: str = "Name", **extra: Any) -> Json:
+def column(id: object = "name", label: object = "Name", **extra: Any) -> Json:
     return {"id": id, "label": label, **extra}
 
 
-def table_block(columns: list[Json] | None = None, rows: list[Json] | None = None, **extra: Any) -> Json:
+def table_block(columns: object = None, rows: object = None, **extra: Any) -> Json:
     if columns is None:
         columns = [column("name", "Name"), column("size", "Size")]
     if rows is None:
@@ -47,15 +51,15 @@ def table_block(columns: list[Json] | None = None, rows: list[Json] | None = Non
     return {"kind": "table", "columns": columns, "rows": rows, **extra}
 
 
-def diff_block(before: str | None = "old\n", after: str = "new\n", **extra: Any) -> Json:
+def diff_block(before: object = "old\n", after: object = "new\n", **extra: Any) -> Json:
     return {"kind": "diff", "before": before, "after": after, **extra}
 
 
-def notice_block(tone: str = "info", text: str = "Heads up.", **extra: Any) -> Json:
+def notice_block(tone: object = "info", text: object = "Heads up.", **extra: Any) -> Json:
     return {"kind": "notice", "tone": tone, "text": text, **extra}
 
 
-BLOCK_BUILDERS = {
+BLOCK_BUILDERS: dict[str, Callable[[], Json]] = {
     "markdown": markdown_block,
     "metrics": metrics_block,
     "table": table_block,
@@ -64,14 +68,14 @@ BLOCK_BUILDERS = {
 }
 
 
-def section(id: str = "overview", blocks: list[Json] | None = None, **extra: Any) -> Json:
+def section(id: object = "overview", blocks: object = None, **extra: Any) -> Json:
     return {"id": id, "blocks": [markdown_block()] if blocks is None else blocks, **extra}
 
 
 # --- fields -----------------------------------------------------------------------------
 
 
-def option(id: str, label: str | None = None, **extra: Any) -> Json:
+def option(id: str, label: object = None, **extra: Any) -> Json:
     return {"id": id, "label": label if label is not None else id.title(), **extra}
 
 
@@ -79,12 +83,12 @@ def default_options() -> list[Json]:
     return [option("alpha", "Alpha"), option("beta", "Beta"), option("gamma", "Gamma")]
 
 
-def text_field(id: str = "summary", label: str = "Summary", **extra: Any) -> Json:
+def text_field(id: object = "summary", label: object = "Summary", **extra: Any) -> Json:
     return {"kind": "text", "id": id, "label": label, **extra}
 
 
 def choice_field(
-    id: str = "target", label: str = "Target", options: list[Json] | None = None, **extra: Any
+    id: object = "target", label: object = "Target", options: object = None, **extra: Any
 ) -> Json:
     return {
         "kind": "choice",
@@ -96,7 +100,7 @@ def choice_field(
 
 
 def multi_choice_field(
-    id: str = "extras", label: str = "Extras", options: list[Json] | None = None, **extra: Any
+    id: object = "extras", label: object = "Extras", options: object = None, **extra: Any
 ) -> Json:
     return {
         "kind": "multi-choice",
@@ -107,13 +111,11 @@ def multi_choice_field(
     }
 
 
-def toggle_field(id: str = "notify", label: str = "Notify", **extra: Any) -> Json:
+def toggle_field(id: object = "notify", label: object = "Notify", **extra: Any) -> Json:
     return {"kind": "toggle", "id": id, "label": label, **extra}
 
 
-def order_field(
-    id: str = "steps", label: str = "Steps", options: list[Json] | None = None, **extra: Any
-) -> Json:
+def order_field(id: object = "steps", label: object = "Steps", options: object = None, **extra: Any) -> Json:
     return {
         "kind": "order",
         "id": id,
@@ -206,7 +208,9 @@ def full_model(**overrides: Any) -> Json:
 
 
 def parsed(data: Json | None = None, limits: Limits = DEFAULT_LIMITS) -> TaskSurfaceModelV1:
-    return parse_model(minimal_model() if data is None else data, limits)
+    model = parse_model(minimal_model() if data is None else data, limits)
+    assert isinstance(model, TaskSurfaceModelV1)
+    return model
 
 
 def arguments(model: Json) -> str:

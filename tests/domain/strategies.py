@@ -121,7 +121,7 @@ def valid_models(draw: st.DrawFn) -> Json:
         sections.append(section)
     model: Json = {"version": 1, "title": draw(short_text), "sections": sections}
     fields = [draw(field_of_kind(field_id)) for field_id in ids[n_sections:]]
-    if fields or draw(st.booleans()):
+    if bool(fields) or draw(st.booleans()):
         model["fields"] = fields
     if draw(st.booleans()):
         model["description"] = draw(long_text)
@@ -177,10 +177,10 @@ def field_v2_of_kind(draw: st.DrawFn, field_id: str, earlier: list[Json]) -> Jso
         if draw(st.booleans()):
             field["step"] = 1 if integer else draw(st.sampled_from([0.5, 0.25, 2]))
     elif kind == "date":
-        low, high = sorted([draw(iso_dates), draw(iso_dates)])
-        field.update({"minimum": low, "maximum": high})
+        earliest, latest = sorted([draw(iso_dates), draw(iso_dates)])
+        field.update({"minimum": earliest, "maximum": latest})
         if draw(st.booleans()):
-            field["initial"] = low
+            field["initial"] = earliest
     elif kind == "toggle":
         field["required"] = draw(st.booleans())
     elif kind == "review":
@@ -199,7 +199,7 @@ def field_v2_of_kind(draw: st.DrawFn, field_id: str, earlier: list[Json]) -> Jso
         if kind == "multi-choice" and draw(st.booleans()):
             field["maxItems"] = len(opts)
     controllers = [f for f in earlier if f["kind"] in ("choice", "toggle")]
-    if controllers and draw(st.booleans()):
+    if bool(controllers) and draw(st.booleans()):
         controller = draw(st.sampled_from(controllers))
         value = (
             draw(st.sampled_from([o["id"] for o in controller["options"]]))

@@ -215,7 +215,7 @@ def test_string_refusals_say_what_a_value_may_hold() -> None:
     assert dict(check_run(commands, "greet", {"who": "w" * 10}).values) == {"who": "w" * 10}
     assert dict(check_run(commands, "greet", {"who": "tab\there"}).values) == {"who": "tab\there"}
     assert dict(check_run(commands, "flag", {"opt": "-v"}).values) == {"opt": "-v"}
-    cases = {
+    cases: dict[str, list[tuple[dict[str, object], str]]] = {
         "greet": [
             ({"who": 5}, "who must be a string"),
             ({"who": "w" * 11}, "who holds at most 10 characters"),
@@ -301,12 +301,13 @@ def test_progress_is_looked_for_in_the_first_500_characters_of_a_line() -> None:
 
 def test_a_loaded_declaration_cannot_be_changed_afterwards() -> None:
     spec = parse_commands(_one('[commands.x.args.a]\ntype = "string"')).commands["x"]
+    # The models are frozen: each assignment below is refused at run time, which is the point.
     with pytest.raises(ValidationError):
-        spec.timeout_seconds = 1.0
+        spec.timeout_seconds = 1.0  # type: ignore[misc]
     with pytest.raises(ValidationError):
-        spec.args["a"].max_length = 1
+        spec.args["a"].max_length = 1  # type: ignore[misc]
     with pytest.raises(ValidationError):
-        parse_commands(_one("")).commands = {}
+        parse_commands(_one("")).commands = {}  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(

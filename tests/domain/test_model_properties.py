@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hypothesis import given, settings
@@ -85,6 +86,7 @@ def at(model: Json, path: Path) -> Any:
 
 def assert_refused(data: Any, *codes: str) -> None:
     """Refused with one of `codes` both as decoded data and as raw argument text."""
+    attempt: Callable[[], object]
     for attempt in (lambda: parse_model(data), lambda: parse_arguments(json.dumps({"model": data}))):
         try:
             attempt()
@@ -195,7 +197,7 @@ def test_a_duplicate_id_is_refused(data: Json, draw: st.DataObject) -> None:
         ("fields", i) for i in range(len(data["fields"]))
     ]
     # Lists of objects whose ids must be unique among themselves, with at least two members.
-    groups: list[list[Path]] = [top]
+    groups: list[Sequence[Path]] = [top]
     for path, tag in objects(data):
         if tag == "block:table":
             groups.append([(*path, "columns", k) for k in range(len(at(data, path)["columns"]))])
@@ -245,6 +247,7 @@ def test_a_wrong_typed_value_is_refused(data: Json, draw: st.DataObject) -> None
                 shape = {"text": "nullable", "choice": "nullable", "toggle": "bool"}.get(kind, "list")
                 candidates.append((path, key, shape))
     path, key, shape = draw.draw(st.sampled_from(candidates))
+    wrong: object
     if shape == "cell":
         wrong = draw.draw(st.sampled_from([[], {}, ["a"], {"a": 1}]))
     elif shape == "bool" and key == "initial":

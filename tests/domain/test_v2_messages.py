@@ -4,6 +4,7 @@ figures), the lookups the services use, conditions, review hunks and exact steps
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 import re2
@@ -29,7 +30,7 @@ from .builders_v2 import (
 )
 
 
-def multi(**extra: object) -> MultiChoiceFieldV2:
+def multi(**extra: Any) -> MultiChoiceFieldV2:
     field = parsed_v2(v2_model(multi2(**extra))).fields[0]
     assert isinstance(field, MultiChoiceFieldV2)
     return field
@@ -231,7 +232,7 @@ def test_a_step_is_checked_exactly_up_to_a_thousand_digits_of_quotient() -> None
     assert problem is not None and problem.code == "submission.off-step"
 
 
-def number(**extra: object) -> NumberField:
+def number(**extra: Any) -> NumberField:
     field = parsed_v2(v2_model(number_field(**extra))).fields[0]
     assert isinstance(field, NumberField)
     return field
@@ -262,7 +263,7 @@ def test_number_problems_say_what_is_wanted_with_their_figures() -> None:
 
 
 def test_date_problems_say_what_is_wanted_with_their_figures() -> None:
-    def date(**extra: object) -> DateField:
+    def date(**extra: Any) -> DateField:
         field = parsed_v2(v2_model(date_field(**extra))).fields[0]
         assert isinstance(field, DateField)
         return field
@@ -284,7 +285,7 @@ def test_date_problems_say_what_is_wanted_with_their_figures() -> None:
 
 
 def test_number_bounds_that_cannot_hold_say_why() -> None:
-    def problem(**extra: object) -> Problem:
+    def problem(**extra: Any) -> Problem:
         with pytest.raises(SurfaceRefused) as caught:
             parse_model(v2_model(number_field(**extra)))
         return caught.value.problem
@@ -310,7 +311,7 @@ def test_a_condition_with_more_values_than_options_allowed_says_the_limit() -> N
 
 
 def test_text_problems_say_what_is_wanted_with_their_figures() -> None:
-    def text(**extra: object) -> TextFieldV2:
+    def text(**extra: Any) -> TextFieldV2:
         field = parsed_v2(v2_model(text2(**extra))).fields[0]
         assert isinstance(field, TextFieldV2)
         return field

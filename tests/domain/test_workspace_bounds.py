@@ -141,6 +141,7 @@ def test_chart_refusals_say_what_and_where() -> None:
     def with_chart(**change: Any) -> Json:
         return v2_model(sections=[{"id": "s", "blocks": [{**chart, **change}]}])
 
+    change: Json
     for change in ({"categories": []}, {"series": []}):
         assert workspace_refusal(with_chart(**change)) == Problem(
             "surface.empty", "a chart needs categories and at least one series", "model.sections.0.blocks.0"
