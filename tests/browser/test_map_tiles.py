@@ -19,6 +19,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 
 from ..conftest import LiveServer
 from ..support import Api
@@ -153,6 +154,7 @@ def test_failing_tiles_leave_the_list_usable_and_retry_draws_them(
             and n
         ),
     )
+    assert isinstance(notice, WebElement)
     assert "the list still works" in notice.text
     tiles = len(browser.find_elements(By.CSS_SELECTOR, "#task-surface-dock .map-tile"))
     assert tiles > 0 and tile_server.successes() == 0

@@ -32,7 +32,11 @@ def test_the_chat_page_names_its_icon_and_the_browser_asks_for_no_other(
     app: Flask, browser: WebDriver, live_server: LiveServer
 ) -> None:
     asked: list[str] = []
-    app.before_request(lambda: asked.append(request.path) and None)
+
+    def note_the_path() -> None:
+        asked.append(request.path)
+
+    app.before_request(note_the_path)
     api, session_id = owned_panel(browser, live_server.url, "fields")
     browser.get(f"{live_server.url}/sessions/{session_id}")
     wait_until(browser, lambda d: d.execute_script("return document.readyState === 'complete'"))

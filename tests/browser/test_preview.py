@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -106,5 +106,8 @@ def test_a_preview_has_no_serious_violation(browser: WebDriver, live_server: Liv
         browser, lambda d: "3 rows" in str(d.find_element(By.ID, "preview-slot").get_attribute("textContent"))
     )
     body = browser.find_element(By.CSS_SELECTOR, "#panel-preview .dock-body")
-    assert int(body.get_property("scrollHeight")) > int(body.get_property("clientHeight"))
+    # Selenium types a property as text, a flag, an element or a dict; these two are numbers.
+    scroll_height = cast(int, body.get_property("scrollHeight"))
+    client_height = cast(int, body.get_property("clientHeight"))
+    assert int(scroll_height) > int(client_height)
     _no_serious_violation(browser)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -24,14 +26,14 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def database_url(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def database_url(tmp_path: Path) -> Iterator[str]:
     """Browser behaviour does not depend on the database; SQLite keeps these quick."""
     yield f"sqlite:///{tmp_path / 'browser.sqlite3'}"
 
 
 def _open(
-    browser: WebDriver, live_server: LiveServer, demo: str, model: dict | None = None
-) -> tuple[Api, str, ChatPage]:  # type: ignore[type-arg]
+    browser: WebDriver, live_server: LiveServer, demo: str, model: dict[str, Any] | None = None
+) -> tuple[Api, str, ChatPage]:
     api = Api(live_server.url)
     sid = api.create_session()
     if model is None:

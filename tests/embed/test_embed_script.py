@@ -53,6 +53,7 @@ def test_the_host_page_hears_every_step_in_order(
     opened = ["surface-opened"]
     expected = ["ready", "ready", "session-created", *opened, "submitted", *opened, "dismissed"]
     events = wait_until(browser, lambda d: (found := received(d)) and types(found) == expected and found)
+    assert isinstance(events, list)
     assert events[0]["page"] == "index" and events[1]["page"] == "session"
     assert all(e["sessionId"] == session_id for e in events[1:])
     first, second = events[3]["surfaceId"], events[5]["surfaceId"]

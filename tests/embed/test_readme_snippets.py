@@ -20,7 +20,7 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def snippet(language: str, starts: str) -> str:
-    blocks = re.findall(rf"```{language}\n(.*?)```", README.read_text(), flags=re.S)
+    blocks: list[str] = re.findall(rf"```{language}\n(.*?)```", README.read_text(), flags=re.S)
     [found] = [b for b in blocks if starts in b]
     return found
 

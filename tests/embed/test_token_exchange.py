@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -77,7 +77,7 @@ def test_a_token_a_little_past_expiry_is_still_taken(api: Api) -> None:
     assert sign_in(api, mint(ttl=-10)).status_code == 303
 
 
-BROKEN = {
+BROKEN: dict[str, Callable[[], str]] = {
     "token.expired": lambda: mint(ttl=-120),
     "token.not-yet-valid": lambda: mint(nbf=int(time.time()) + 600),
     "token.bad-signature": lambda: mint(secret="another-secret-that-is-long-enough-0123456789"),

@@ -104,6 +104,7 @@ def test_a_receiver_that_fails_gets_the_same_event_again_until_it_answers_2xx(
         wait_for(lambda: len(failing.deliveries) == 1, timeout=20)
         assert failing.requests == 3 and failing.deliveries[0].verified()["data"]["sessionId"] == sid
         row = wait_for(lambda: (rows := outbox_rows(app)) and rows[0].delivered_at and rows[0])
+        assert isinstance(row, OutboxRow)
         assert row.attempts == 3 and len(outbox_rows(app)) == 1
         assert row.webhook_id == failing.deliveries[0].webhook_id
     finally:
