@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-from tasksurface.agent import parking
 from tasksurface.agent.parking import ParkingThreads
 
 from ..support import wait_for
@@ -30,8 +29,13 @@ def test_a_job_never_waits_for_a_busy_thread() -> None:
     threads = ParkingThreads("test")
     release = threading.Event()
     started: list[threading.Thread] = []
+
+    def busy() -> None:
+        started.append(threading.current_thread())
+        release.wait(5)
+
     try:
-        threads.run(lambda: (started.append(threading.current_thread()), release.wait(5)))
+        threads.run(busy)
         wait_for(lambda: len(started) == 1)
         threads.run(lambda: started.append(threading.current_thread()))
         wait_for(lambda: len(started) == 2)  # while the first still runs
@@ -44,9 +48,13 @@ def test_a_job_never_waits_for_a_busy_thread() -> None:
 def test_a_waiting_thread_ends_after_a_while_and_only_so_many_wait() -> None:
     threads = ParkingThreads("test", max_parked=1, parked_seconds=0.2)
     release = threading.Event()
+
+    def wait() -> None:
+        release.wait(5)
+
     try:
         for _ in range(2):  # two at once: two threads
-            threads.run(lambda: release.wait(5))
+            threads.run(wait)
         release.set()
         wait_for(lambda: threads.parked() == 1)  # one waits, the other ended
         wait_for(lambda: threads.parked() == 0)  # and the one that waited ends too
@@ -79,12 +87,12 @@ def test_a_stop_while_a_new_thread_starts_waits_for_its_start(monkeypatch: pytes
             super().start()
 
     threads = ParkingThreads("test")
-    monkeypatch.setattr(parking.threading, "Thread", SlowToStart)
+    monkeypatch.setattr(threading, "Thread", SlowToStart)  # the module parking starts its threads from
     ran = threading.Event()
     asking = original(target=threads.run, args=(ran.set,))
     asking.start()
     assert starting.wait(5)
-    monkeypatch.setattr(parking.threading, "Thread", original)
+    monkeypatch.setattr(threading, "Thread", original)
     threads.stop(5)  # before: "cannot join thread before it is started"
     asking.join(5)
     assert ran.is_set()

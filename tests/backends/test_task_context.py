@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tasksurface.agent.ports import ToolDefinition
 from tasksurface.backends.openai_chat import request_messages
 from tasksurface.backends.openai_messages import history_messages
 from tasksurface.backends.prompt import SUBAGENT
+from tasksurface.domain.events import EventKind
 
 from .scenes import assistant_calls, tool, user
 from .test_openai_messages import answered, called, log, said
 
-NOTICE = ("task/notice", {"taskId": "t_abcdefghijk", "text": "background task t_abcdefghijk finished."})
+NOTICE: tuple[EventKind, dict[str, Any]] = (
+    "task/notice",
+    {"taskId": "t_abcdefghijk", "text": "background task t_abcdefghijk finished."},
+)
 GUIDANCE = (
     "Track every background task id you start. You are notified in-session when a task finishes — do not "
     "busy-poll or sleep on one; keep working on independent steps and do not duplicate a running task's "

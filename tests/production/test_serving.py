@@ -30,7 +30,7 @@ def open_socket(api: Api, sid: str) -> websocket.WebSocket:
 def close(ws: websocket.WebSocket) -> None:
     """Close, and free the socket even when the server closed first (then `close` alone keeps it)."""
     ws.close()
-    ws.shutdown()
+    ws.shutdown()  # type: ignore[no-untyped-call]  # websocket-client leaves it unannotated
 
 
 def metric(base: str, name: str) -> float:

@@ -11,7 +11,7 @@ import psycopg
 import pytest
 import sqlalchemy as sa
 
-from tasksurface.domain.events import text_content, user_source
+from tasksurface.domain.events import SessionEvent, text_content, user_source
 from tasksurface.domain.ids import MessageId, RpcId, SessionId, TaskSurfaceId, TaskSurfaceSubmissionId
 from tasksurface.domain.results import ActiveResult, SubmitAccepted, SubmitRejected
 from tasksurface.services.container import Services
@@ -46,7 +46,7 @@ def admissions(services: Services) -> Iterator[list[str]]:
     seen: list[str] = []
     inner = services.runner.admit
 
-    def admit(session_id: SessionId, item: InboxItem) -> object:
+    def admit(session_id: SessionId, item: InboxItem) -> SessionEvent | None:
         seen.append(item.message_id)
         return inner(session_id, item)
 

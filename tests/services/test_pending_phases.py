@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from tasksurface.backends.demos import DEMOS
 from tasksurface.domain.events import SessionEvent
 from tasksurface.domain.ids import SessionId, TaskSurfaceId, TaskSurfaceSubmissionId
+from tasksurface.domain.projection import ActiveSurface
 from tasksurface.domain.results import ActiveResult, SubmitAccepted
 from tasksurface.domain.submission import initial_values
 from tasksurface.services.container import Services
@@ -38,12 +39,12 @@ class Witness:
         # Read as the push hub reads: the queue, then the surface state, in one snapshot (two
         # reads of their own could fall on either side of an admission's commit).
         with self.services.database.snapshot():
-            queue = [q.item.id for q in self.services.sessions.queue(session_id)]
+            queued = [q.item.id for q in self.services.sessions.queue(session_id)]
             state = self.services.surfaces.state(session_id)
         with self.lock:
             self.seen.append(
                 {
-                    "queue": queue,
+                    "queue": queued,
                     "active": state.active.surface_id if state.active else None,
                     "phase": state.pending.phase if state.pending else None,
                     "kinds": [e.kind for e in events],
@@ -129,6 +130,7 @@ def test_every_demo_opens_through_the_real_tool_path(services: Services) -> None
     for demo in DEMOS:
         services.sessions.send(session_id, f"/surface {demo}")
         state = wait_for(lambda: (a := services.surfaces.state(session_id).active) != opened[-1] and a)
+        assert isinstance(state, ActiveSurface)
         opened.append(state)
         wait_for(services.runner.idle)
         active = services.surfaces.get_active(session_id, state.surface_id)

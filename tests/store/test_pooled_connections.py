@@ -3,7 +3,7 @@ replaced before anything runs on it; one back from work a moment ago is lent as 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -27,7 +27,7 @@ def url() -> Iterator[str]:
 def pings(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The pings the pool sends (the dialect's own ping, counted)."""
     sent: list[object] = []
-    real = psycopg.PGDialect_psycopg.do_ping
+    real: Callable[[psycopg.PGDialect_psycopg, Any], bool] = psycopg.PGDialect_psycopg.do_ping
 
     def counted(self: psycopg.PGDialect_psycopg, dbapi_connection: Any) -> bool:
         sent.append(dbapi_connection)

@@ -28,6 +28,7 @@ from tasksurface.store.advisory import (
 from tasksurface.store.changefeed import QUIET_HOLD, ChangeFeed
 from tasksurface.store.changes import Change, merge
 from tasksurface.store.tables import InboxRow
+from tasksurface.web.push import PushHub
 
 from ..support import wait_for
 
@@ -210,6 +211,7 @@ def test_a_subscriber_gets_log_order_from_its_cursor_whatever_the_news_says(serv
     the log after its own cursor, so it sees every event once, in order."""
     hub = services.runner.notifier
     local = getattr(hub, "local", hub)  # the process's own push hub
+    assert isinstance(local, PushHub)
     sid = services.sessions.create()
     subscription = local.subscribe(sid, 0)
     try:

@@ -57,6 +57,7 @@ def test_every_chinese_message_is_translated_and_keeps_its_placeholders() -> Non
         if not message.id:
             continue
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        assert message.string is not None
         strings = [message.string] if isinstance(message.string, str) else list(message.string)
         assert all(strings), f"untranslated: {ids[0]!r}"
         wanted = set(re.findall(r"%\(\w+\)[sd]", ids[0]))

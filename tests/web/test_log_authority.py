@@ -421,7 +421,8 @@ def test_a_rewind_that_reopens_an_earlier_surface_discards_the_later_ones_submis
     queued = api.submit(sid, plan_surface, plan_values)
     assert queued["accepted"] is True
     rewind(api, sid, 4)  # just after the fields result
-    assert expected_active(events[:4])["surfaceId"] == fields
+    expected = expected_active(events[:4])
+    assert expected is not None and expected["surfaceId"] == fields
     assert api.projection(sid)["active"]["surfaceId"] == fields
     assert api.queue(sid) == []
     assert journal(services, queued["messageId"]) == ["discarded"]

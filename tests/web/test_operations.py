@@ -72,13 +72,13 @@ def test_a_drain_closes_sockets_with_1012_and_refuses_new_ones(app: Flask, api: 
         assert close_code(held) == (1012, b"server-restart")
     finally:
         held.close()
-        held.shutdown()
+        held.shutdown()  # type: ignore[no-untyped-call]  # websocket-client leaves it unannotated
     late = socket_for(api, sid)  # a page reconnecting into a stopping process is sent on at once
     try:
         assert close_code(late) == (1012, b"server-restart")
     finally:
         late.close()
-        late.shutdown()
+        late.shutdown()  # type: ignore[no-untyped-call]  # websocket-client leaves it unannotated
     ready = api.get("/readyz")
     assert ready.status_code == 503
     assert ready.json()["reason"].startswith("stopping")
@@ -94,7 +94,7 @@ def test_a_stopping_runner_claims_nothing_and_leaves_a_claimed_row_queued(
     api.pause(sid, False)  # a wake-up while stopping starts no runner
     assert wait_for(services.runner.idle)
     with services.database.read() as db:
-        [item] = inbox.items(db, sid)  # type: ignore[arg-type]
+        [item] = inbox.items(db, sid)
     # An admission that had claimed the row when the stop came (holding the session's lease, as a
     # runner does): it is discarded, and the row stays.
     leases = services.runner.leases

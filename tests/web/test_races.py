@@ -183,8 +183,12 @@ def test_tabs_submitting_different_ids_at_once_admit_exactly_one(
                     {"accepted": False, "reason": "submission-pending"},
                     {"accepted": False, "reason": "not-open"},  # the winner was already committed
                 ), results
+
         # A claimed row is in neither the queue nor the log until it commits: wait for the commit.
-        wait_for(lambda sid=sid, surface=surface: submissions(api.events(sid), surface))
+        def committed(sid: str = sid, surface: str = surface) -> list[dict[str, Any]]:
+            return submissions(api.events(sid), surface)
+
+        wait_for(committed)
         events = api.settled(sid)
         [message] = submissions(events, surface)
         assert message["payload"]["messageId"] == message_id

@@ -108,7 +108,12 @@ def test_a_claimed_but_uncommitted_submission_is_claimed_again_after_a_kill(
 
         with api.socket(sid, after=head) as socket:
             socket.receive_until(lambda m: m.get("type") == "hello")
-            killer = threading.Thread(target=lambda: (socket.receive_until(taken), server.kill()))
+
+            def kill_once_taken() -> None:
+                socket.receive_until(taken)
+                server.kill()
+
+            killer = threading.Thread(target=kill_once_taken)
             killer.start()
             accepted = api.submit(sid, surface, VALUES)
             killer.join(15)
@@ -229,7 +234,12 @@ def test_a_fork_owes_nothing_for_the_turn_it_copied_half_done(server: ServerProc
     server.start()
     for at_seq, copy in forks.items():
         api.send(copy, "go on from here")  # answered only after the start-up pass looked at the copy
-        events = wait_for(lambda c=copy: (e := api.events(c))[-1]["kind"] == "assistant/message" and e)
+
+        def answered(c: str = copy) -> list[dict[str, Any]] | bool:
+            return (e := api.events(c))[-1]["kind"] == "assistant/message" and e
+
+        events = wait_for(answered)
+        assert isinstance(events, list)
         copied = [(e["kind"], e["payload"]) for e in events[:at_seq]]
         assert copied == [(e["kind"], e["payload"]) for e in origin[:at_seq]], at_seq
         assert [e["kind"] for e in events[at_seq:]] == ["user/message", "assistant/message"], at_seq

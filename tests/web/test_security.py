@@ -78,6 +78,7 @@ def test_the_identity_cookie_is_signed_httponly_and_same_site(api: Api) -> None:
     [cookie] = [c for c in api.http.cookies if c.name == "tasksurface_session"]
     assert cookie.has_nonstandard_attr("HttpOnly") and cookie.get_nonstandard_attr("SameSite") == "Lax"
     assert not cookie.secure  # plain HTTP here
+    assert cookie.value is not None
     tampered = cookie.value[:-5] + ("AAAAA" if not cookie.value.endswith("AAAAA") else "BBBBB")
     response = requests.get(api.base + "/", cookies={"tasksurface_session": tampered}, timeout=10)
     # A tampered cookie is just no identity: a fresh one is issued, and it sees none of the sessions.
@@ -90,6 +91,7 @@ def test_a_kept_identity_is_renewed_by_pages_not_by_every_post(app: Flask) -> No
     client = app.test_client()
     created = client.post("/api/sessions", json={})
     assert "tasksurface_session=" in created.headers["Set-Cookie"]  # a new identity is sent
+    assert created.json is not None
     sid = created.json["sessionId"]
     posted = client.post(f"/api/sessions/{sid}/messages", json={"text": "hello"})
     assert posted.status_code == 202 and "Set-Cookie" not in posted.headers

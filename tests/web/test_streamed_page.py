@@ -16,6 +16,7 @@ import pytest
 import requests
 from flask import Flask
 from markupsafe import Markup
+from sqlalchemy.pool import QueuePool
 
 from tasksurface.services.container import Services
 from tasksurface.web import views
@@ -26,7 +27,8 @@ from ..support import Api, wait_for
 
 def _decoder(encoding: str) -> Callable[[bytes], bytes]:
     if encoding == "br":
-        return brotli.Decompressor().process
+        process: Callable[[bytes], bytes] = brotli.Decompressor().process  # brotli ships no types
+        return process
     if encoding == "gzip":
         return zlib.decompressobj(zlib.MAX_WBITS | 16).decompress
     return bytes
@@ -126,7 +128,13 @@ def test_a_page_never_read_still_ends_its_reads(app: Flask, services: Services) 
 
 def _no_connection_held(services: Services) -> None:
     """A snapshot left open would hold its connection for good; the runner's are brief."""
-    wait_for(lambda: services.database.engine.pool.checkedout() == 0 or None, timeout=5)
+
+    def checked_out() -> int:
+        pool = services.database.engine.pool
+        assert isinstance(pool, QueuePool)
+        return pool.checkedout()
+
+    wait_for(lambda: checked_out() == 0 or None, timeout=5)
 
 
 def test_a_refusal_is_still_a_whole_page_with_its_status(api: Api) -> None:

@@ -402,6 +402,7 @@ def test_a_push_leaves_without_waiting_for_the_frame_before_it_to_be_acknowledge
     until the browser acknowledges that answer (up to 40 ms later)."""
     sid = api.create_session()
     with connect(api, sid) as sock:
+        assert sock.ws.sock is not None
         server_end = server_end_of(sock.ws.sock)
         try:
             assert server_end.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
