@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server_process import free_port  # noqa: E402
 
-VALUES = {
+VALUES: dict[str, str | bool | list[str]] = {
     "name": "1.0",
     "notes": "",
     "channel": "stable",
