@@ -9,6 +9,7 @@
   const { $, $$, t, drafts } = page;
 
   const dockSlot = $("#dock-slot");
+  const inputDock = $("#input-dock");
   let submitting = false; // a submit request is on its way; pushes cannot settle the phase yet
   let heldState = null; // the newest surface state pushed while a submit was on its way
   const dock = () => $("#task-surface-dock");
@@ -346,6 +347,7 @@
   // Full height: the panel takes the whole window (on a phone, all of it above the keyboard).
   function setExpanded(on) {
     page.body.classList.toggle("dock-expanded", on);
+    followViewport();
     const button = dock() && $(".dock-expand", dock());
     if (button) {
       button.setAttribute("aria-pressed", String(on));
@@ -362,9 +364,17 @@
       window.setTimeout(() => target.scrollIntoView({ block: "nearest" }), 250);
     }
   });
+  // The expanded dock is as tall as the part of the window left visible. Only it reads that height,
+  // so it is written on it and only while expanded: on the root it would restyle the whole page at
+  // every change of the viewport, the first of which comes as the page's scrollbar appears, between
+  // its first layout and its first frame.
+  function followViewport() {
+    if (!inputDock || !window.visualViewport || !page.body.classList.contains("dock-expanded")) return;
+    inputDock.style.setProperty("--visible-height", window.visualViewport.height + "px");
+  }
   if (window.visualViewport) {
     window.visualViewport.addEventListener("resize", () => {
-      document.documentElement.style.setProperty("--visible-height", window.visualViewport.height + "px");
+      followViewport();
       const focused = document.activeElement;
       if (focused && dockSlot.contains(focused)) focused.scrollIntoView({ block: "nearest" });
     });
