@@ -196,6 +196,18 @@ def test_a_draft_survives_a_reload_and_stays_in_its_session(
     api.http.close()
 
 
+# Whether the dock's title is as wide as its widest word, so no word is broken across lines.
+TITLE_KEEPS_WHOLE_WORDS = """
+const title = document.getElementById('dock-title');
+const words = title.textContent.trim().split(/\\s+/);
+const probe = title.appendChild(document.createElement('span'));
+probe.style.whiteSpace = 'nowrap';
+const widest = Math.max(...words.map((word) => { probe.textContent = word; return probe.offsetWidth; }));
+probe.remove();
+return title.getBoundingClientRect().width >= widest;
+"""
+
+
 def test_the_narrow_layout_has_no_sideways_scroll(browser: WebDriver, live_server: LiveServer) -> None:
     browser.set_window_size(360, 800)
     browser.execute_cdp_cmd(
@@ -209,6 +221,12 @@ def test_the_narrow_layout_has_no_sideways_scroll(browser: WebDriver, live_serve
     grid = browser.find_element(By.CSS_SELECTOR, "#task-surface-dock .layout-grid")
     columns = browser.execute_script("return getComputedStyle(arguments[0]).gridTemplateColumns", grid)
     assert len(str(columns).split()) == 1  # the 3-column grid collapsed
+    # The title keeps whole words beside its buttons, at normal and at full height.
+    assert browser.execute_script(TITLE_KEEPS_WHOLE_WORDS)
+    browser.find_element(By.CSS_SELECTOR, "#task-surface-dock .dock-expand").click()
+    expanded = "return document.body.classList.contains('dock-expanded')"
+    wait_until(browser, lambda d: d.execute_script(expanded))
+    assert browser.execute_script(TITLE_KEEPS_WHOLE_WORDS)
     api.http.close()
 
 
