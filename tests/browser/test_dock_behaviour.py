@@ -221,8 +221,10 @@ def test_the_narrow_layout_has_no_sideways_scroll(browser: WebDriver, live_serve
     grid = browser.find_element(By.CSS_SELECTOR, "#task-surface-dock .layout-grid")
     columns = browser.execute_script("return getComputedStyle(arguments[0]).gridTemplateColumns", grid)
     assert len(str(columns).split()) == 1  # the 3-column grid collapsed
-    # The title keeps whole words beside its buttons, at normal and at full height.
+    # The title keeps whole words beside its buttons, which stay together, at normal and full height.
     assert browser.execute_script(TITLE_KEEPS_WHOLE_WORDS)
+    tools = browser.find_elements(By.CSS_SELECTOR, "#task-surface-dock .dock-tools button")
+    assert len(tools) == 2 and len({tool.rect["y"] for tool in tools}) == 1
     browser.find_element(By.CSS_SELECTOR, "#task-surface-dock .dock-expand").click()
     expanded = "return document.body.classList.contains('dock-expanded')"
     wait_until(browser, lambda d: d.execute_script(expanded))
