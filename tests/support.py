@@ -13,7 +13,10 @@ from typing import Any, TypeVar
 import requests
 import websocket
 
+from tasksurface.domain.events import SessionEvent
+from tasksurface.domain.ids import SessionId
 from tasksurface.services.container import Services
+from tasksurface.store.records import InboxItem
 
 T = TypeVar("T")
 
@@ -288,7 +291,7 @@ def held_claim(services: Services) -> Iterator[tuple[threading.Event, threading.
     release = threading.Event()
     original = services.runner.admit
 
-    def slow_admit(session_id, item):  # type: ignore[no-untyped-def]
+    def slow_admit(session_id: SessionId, item: InboxItem) -> SessionEvent | None:
         claimed.set()
         release.wait(10)
         return original(session_id, item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def database_url(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def database_url(tmp_path: Path) -> Iterator[str]:
     """Browser behaviour does not depend on the database; SQLite keeps these quick."""
     yield f"sqlite:///{tmp_path / 'browser.sqlite3'}"
 

@@ -4,6 +4,7 @@ change, review hunks decided by keyboard, and non-blocking actions sent and with
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def database_url(tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def database_url(tmp_path: Path) -> Iterator[str]:
     """Browser behaviour does not depend on the database; SQLite keeps these quick."""
     yield f"sqlite:///{tmp_path / 'browser.sqlite3'}"
 

@@ -13,6 +13,13 @@ from .pages import open_panel, wait_until
 pytestmark = pytest.mark.browser
 
 
+def _kept_theme(driver: WebDriver) -> str:
+    """The theme the browser sends the server (its cookie), which the test expects to be set."""
+    cookie = driver.get_cookie("ts-theme")
+    assert cookie is not None
+    return str(cookie["value"])
+
+
 def _background(driver: WebDriver) -> str:
     return str(driver.execute_script("return getComputedStyle(document.body).backgroundColor"))
 
@@ -36,7 +43,7 @@ def test_the_theme_switch_cycles_and_persists(browser: WebDriver, live_server: L
     wait_until(browser, lambda d: d.find_element(By.ID, "theme-toggle").text == "Theme: dark")
     assert _background(browser) == dark
     # The server knows the choice: the page is dark as it arrives, before any script runs.
-    assert browser.get_cookie("ts-theme")["value"] == "dark"  # type: ignore[index]
+    assert _kept_theme(browser) == "dark"
     browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     browser.refresh()
     assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
@@ -73,7 +80,7 @@ def test_the_chat_page_offers_the_switch_from_its_bundle(browser: WebDriver, liv
     assert toggle.is_displayed() and toggle.text == "Theme: auto"
     toggle.send_keys(Keys.ENTER)  # auto → light
     assert browser.execute_script("return document.documentElement.dataset.theme") == "light"
-    assert browser.get_cookie("ts-theme")["value"] == "light"  # type: ignore[index]
+    assert _kept_theme(browser) == "light"
     page.open(sid)
     assert browser.execute_script("return document.documentElement.dataset.theme") == "light"
     assert browser.find_element(By.ID, "theme-toggle").text == "Theme: light"
@@ -117,6 +124,6 @@ def test_a_theme_kept_only_in_this_browser_is_sent_from_then_on(
     browser.refresh()
     wait_until(browser, lambda d: d.find_element(By.ID, "theme-toggle").text == "Theme: dark")
     assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
-    assert browser.get_cookie("ts-theme")["value"] == "dark"  # type: ignore[index]
+    assert _kept_theme(browser) == "dark"
     browser.refresh()  # now the server knows it: the page arrives dark, with nothing to send
     assert browser.execute_script("return document.documentElement.dataset.themeKept") == "dark"

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 
 from tasksurface.web.factory import create_app
 
@@ -15,11 +16,11 @@ from ..support import Api
 UNKNOWN = "/sessions/s_doesNotExist01"
 
 
-def is_page(response: object, status: int, code: str) -> bool:
-    headers = response.headers  # type: ignore[attr-defined]
-    text: str = response.text  # type: ignore[attr-defined]
+def is_page(response: requests.Response, status: int, code: str) -> bool:
+    headers = response.headers
+    text = response.text
     return (
-        response.status_code == status  # type: ignore[attr-defined]
+        response.status_code == status
         and headers["Content-Type"].startswith("text/html")
         and f'data-code="{code}"' in text
         and 'href="/"' in text
