@@ -1,166 +1,27 @@
 // The dock: the only editor of the open panel. It submits and dismisses without reloading,
 // keeps the draft, shows refusals beside their fields, and follows the log: a new surface swaps
 // the dock in, a closed one takes it out, and the pending phase decides whether it is editable.
+// What its fields hold is dock_fields.js's to read and write; its size is dock_size.js's.
 (function () {
   "use strict";
 
   const page = window.TaskSurfacePage;
   if (!page) return;
   const { $, $$, t, drafts } = page;
+  const fields = page.dockFields;
 
   const dockSlot = $("#dock-slot");
-  const inputDock = $("#input-dock");
   let submitting = false; // a submit request is on its way; pushes cannot settle the phase yet
   let heldState = null; // the newest surface state pushed while a submit was on its way
   const dock = () => $("#task-surface-dock");
   const form = () => $("#dock-form");
-
-  function fieldValue(field) {
-    const kind = field.dataset.fieldKind;
-    const named = (selector) => $$(selector, field).filter((el) => el.name && el.name.startsWith("f."));
-    switch (kind) {
-      case "text": {
-        const el = named("input, textarea")[0];
-        return el ? el.value : "";
-      }
-      case "toggle": {
-        const el = named("input")[0];
-        return Boolean(el && el.checked);
-      }
-      case "choice": {
-        const el = named("input:checked")[0];
-        return el ? el.value : null;
-      }
-      case "multi-choice":
-        return named("input:checked").map((el) => el.value);
-      case "order":
-        return named("input[type=hidden]").map((el) => el.value);
-      case "number": {
-        // As typed; the server says beside the field when it is not a number it accepts.
-        const el = named("input")[0];
-        const text = el ? el.value.trim() : "";
-        if (!text) return el && el.validity && el.validity.badInput ? "?" : null;
-        const number = Number(text);
-        return Number.isFinite(number) ? number : text;
-      }
-      case "date": {
-        const el = named("input")[0];
-        return el && el.value ? el.value : null; // YYYY-MM-DD as the control gives it: no time zone
-      }
-      case "comparison": {
-        const checked = named("input:checked").map((el) => el.value);
-        return $("input[type=radio]", field) ? checked[0] || null : checked;
-      }
-      case "itinerary":
-        return named("input[type=hidden]").map((el) => el.value);
-      case "review": {
-        const decisions = {};
-        $$("input[type=radio]:checked", field).forEach((el) => {
-          decisions[el.name.slice(field.dataset.fieldId.length + 3)] = el.value;
-        });
-        return decisions;
-      }
-      default:
-        return null;
-    }
-  }
-
-  // Only the fields that apply are sent; a hidden one is neither required nor submitted.
-  function readValues() {
-    const values = {};
-    $$(".field[data-field-id]", form()).forEach((field) => {
-      if (!field.hidden) values[field.dataset.fieldId] = fieldValue(field);
-    });
-    return values;
-  }
-
-  function allValues() {
-    const values = {};
-    $$(".field[data-field-id]", form()).forEach((field) => {
-      values[field.dataset.fieldId] = fieldValue(field);
-    });
-    return values;
-  }
-
-  const sameValue = (a, b) => typeof a === typeof b && a === b;
-
-  // visibleWhen: one pass in field order, as the server decides it (domain/visibility.py).
-  function applyConditions() {
-    const f = form();
-    if (!f) return;
-    const values = allValues();
-    const shown = new Set();
-    $$(".field[data-field-id]", f).forEach((field) => {
-      const raw = field.dataset.visibleWhen;
-      let visible = true;
-      if (raw) {
-        const condition = JSON.parse(raw);
-        const value = values[condition.field];
-        const list = Array.isArray(value) ? value : [value];
-        visible = shown.has(condition.field) && list.some((v) => condition.values.some((w) => sameValue(v, w)));
-      }
-      if (visible) shown.add(field.dataset.fieldId);
-      if (field.hidden === visible) {
-        field.hidden = !visible;
-        if (visible) page.announce(t("Another field now applies: %(label)s", { label: fieldLabel(field) }));
-      }
-    });
-  }
-
-  const fieldLabel = (field) => {
-    const label = $("label, legend", field);
-    return label ? label.textContent.replace("*", "").trim() : "";
-  };
-
-  function applyValues(values, note) {
-    $$(".field[data-field-id]", form()).forEach((field) => {
-      const id = field.dataset.fieldId;
-      if (!(id in values)) return;
-      const value = values[id];
-      const inputs = $$("input, textarea", field).filter((el) => el.name === "f." + id);
-      switch (field.dataset.fieldKind) {
-        case "text":
-          if (inputs[0] && typeof value === "string") inputs[0].value = value;
-          break;
-        case "toggle":
-          if (inputs[0]) inputs[0].checked = value === true;
-          break;
-        case "choice":
-          inputs.forEach((el) => (el.checked = el.value === value));
-          break;
-        case "multi-choice":
-          if (Array.isArray(value)) inputs.forEach((el) => (el.checked = value.includes(el.value)));
-          break;
-        case "order":
-          if (Array.isArray(value)) page.orderList.reorder(field, value);
-          break;
-        case "comparison":
-          inputs.forEach((el) => (el.checked = Array.isArray(value) ? value.includes(el.value) : el.value === value));
-          break;
-        case "number":
-        case "date":
-          if (inputs[0]) inputs[0].value = value === null || value === undefined ? "" : String(value);
-          break;
-        case "review":
-          if (value && typeof value === "object") {
-            $$("input[type=radio]", field).forEach((el) => {
-              el.checked = value[el.name.slice(id.length + 3)] === el.value;
-            });
-          }
-          break;
-      }
-    });
-    applyConditions();
-    const noteEl = $("#dock-note");
-    if (noteEl && typeof note === "string") noteEl.value = note;
-  }
 
   // `values`: what a submission just read from the form, so it is not read again.
   function saveDraft(values) {
     const d = dock();
     if (!d || d.dataset.pendingPhase) return;
     const noteEl = $("#dock-note");
-    drafts.write(d.dataset.surfaceId, { values: values || readValues(), note: noteEl ? noteEl.value : "" });
+    drafts.write(d.dataset.surfaceId, { values: values || fields.read(), note: noteEl ? noteEl.value : "" });
   }
 
   function setBusy(phase) {
@@ -236,7 +97,7 @@
     const surfaceId = d.dataset.surfaceId;
     const idInput = $("input[name=submissionId]", form());
     const noteEl = $("#dock-note");
-    const payload = { submissionId: idInput.value, values: readValues() };
+    const payload = { submissionId: idInput.value, values: fields.read() };
     if (submitter && submitter.name === "action") payload.action = submitter.value;
     if (noteEl && noteEl.value.trim()) payload.note = noteEl.value;
     // The request leaves first; the rest of this task runs before any answer or push can.
@@ -294,21 +155,15 @@
   function mountDock(focus) {
     const d = dock();
     if (!d) return;
-    const collapse = $(".dock-collapse", d);
-    if (collapse) collapse.hidden = false;
-    const expand = $(".dock-expand", d);
-    if (expand) {
-      expand.hidden = false;
-      setExpanded(page.body.classList.contains("dock-expanded"));
-    }
+    page.dockSize.mount(d);
     $$(".no-script-only", d).forEach((el) => (el.hidden = true));
     if (page.optionFilter) page.optionFilter.mount(d);
     $$(".order-list", d).forEach(page.orderList.refresh);
     if (!d.dataset.pendingPhase) {
       const draft = drafts.read(d.dataset.surfaceId);
-      if (draft && draft.values) applyValues(draft.values, draft.note);
+      if (draft && draft.values) fields.apply(draft.values, draft.note);
     }
-    applyConditions();
+    fields.applyConditions();
     if (focus && !dockSlot.hidden) focusTitle();
   }
 
@@ -344,62 +199,12 @@
     }
   }
 
-  // Full height: the panel takes the whole window (on a phone, all of it above the keyboard).
-  function setExpanded(on) {
-    page.body.classList.toggle("dock-expanded", on);
-    followViewport();
-    const button = dock() && $(".dock-expand", dock());
-    if (button) {
-      button.setAttribute("aria-pressed", String(on));
-      button.textContent = on ? t("Normal height") : t("Full height");
-    }
-  }
-
-  // The focused field stays in view when the on-screen keyboard takes half the screen. Only a
-  // touch screen has that keyboard: with a mouse, a late scroll would move the panel under it.
-  const touchScreen = window.matchMedia("(pointer: coarse)");
-  dockSlot.addEventListener("focusin", (event) => {
-    const target = event.target;
-    if (touchScreen.matches && target.matches && target.matches("input, textarea, select")) {
-      window.setTimeout(() => target.scrollIntoView({ block: "nearest" }), 250);
-    }
-  });
-  // The expanded dock is as tall as the part of the window left visible. Only it reads that height,
-  // so it is written on it and only while expanded: on the root it would restyle the whole page at
-  // every change of the viewport, the first of which comes as the page's scrollbar appears, between
-  // its first layout and its first frame.
-  function followViewport() {
-    if (!inputDock || !window.visualViewport || !page.body.classList.contains("dock-expanded")) return;
-    inputDock.style.setProperty("--visible-height", window.visualViewport.height + "px");
-  }
-  if (window.visualViewport) {
-    window.visualViewport.addEventListener("resize", () => {
-      followViewport();
-      const focused = document.activeElement;
-      if (focused && dockSlot.contains(focused)) focused.scrollIntoView({ block: "nearest" });
-    });
-  }
-
-  function toggleCollapse() {
-    const d = dock();
-    const button = $(".dock-collapse", d);
-    const collapsed = d.classList.toggle("collapsed");
-    button.setAttribute("aria-expanded", String(!collapsed));
-    button.textContent = collapsed ? t("Expand") : t("Collapse");
-    button.focus();
-  }
-
   dockSlot.addEventListener("click", (event) => {
     const target = event.target.closest("button");
     if (!target || !dock()) return;
     if (target.dataset.action === "dismiss") {
       event.preventDefault();
       dismissDock();
-    } else if (target.classList.contains("dock-collapse")) {
-      toggleCollapse();
-    } else if (target.classList.contains("dock-expand")) {
-      setExpanded(!page.body.classList.contains("dock-expanded"));
-      target.focus();
     }
   });
   dockSlot.addEventListener("submit", (event) => {
@@ -412,17 +217,12 @@
     else if (!submitter || submitter.name !== "_refresh") submitDock(submitter);
   });
   dockSlot.addEventListener("input", () => {
-    applyConditions();
+    fields.applyConditions();
     saveDraft();
   });
   dockSlot.addEventListener("change", () => {
-    applyConditions();
+    fields.applyConditions();
     saveDraft();
-  });
-  dockSlot.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape" || !dock()) return;
-    if (page.body.classList.contains("dock-expanded")) setExpanded(false);
-    else if (!dock().classList.contains("collapsed")) toggleCollapse();
   });
 
   // After an acknowledged submission focus goes to the composer, for what the person says next,
@@ -501,14 +301,14 @@
       // A discard: the same surface is editable again, with the draft the user left.
       setBusy("");
       const draft = drafts.read(surfaceId);
-      if (draft && draft.values) applyValues(draft.values, draft.note);
+      if (draft && draft.values) fields.apply(draft.values, draft.note);
       const status = $("#dock-status");
       if (status) status.textContent = t("Your answer was not delivered; you can send it again.");
       $("input[name=submissionId]", form()).value = page.newId();
     }
   }
 
-  page.dock = { element: dock, saveDraft, focusTitle, readValues, showRejection, form };
+  page.dock = { element: dock, saveDraft, focusTitle, readValues: fields.read, showRejection, form };
 
   page.onMessage((message) => {
     if (message.type === "hello" || message.type === "change") applySurface(message.taskSurface);

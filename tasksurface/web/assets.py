@@ -37,6 +37,8 @@ BUNDLES: dict[str, tuple[str, ...]] = {
         "composer.js",
         "order_list.js",
         "option_filter.js",
+        "dock_fields.js",
+        "dock_size.js",
         "dock.js",
         "preview.js",
         "panel_actions.js",

@@ -32,10 +32,23 @@ def test_the_session_page_loads_its_behaviours_as_one_hashed_bundle(api: Api) ->
     assert response.headers["Content-Type"].startswith("text/javascript")
     assert response.headers["Cache-Control"] == FOREVER
     body = response.text
-    for name in ("page.js", "drafts.js", "dock.js", "question.js", "live.js", "order_drag.js", "theme.js"):
+    for name in (
+        "page.js",
+        "drafts.js",
+        "dock_fields.js",
+        "dock_size.js",
+        "dock.js",
+        "question.js",
+        "live.js",
+        "order_drag.js",
+        "theme.js",
+    ):
         assert _first_statement(name) in body, name
     # The bus comes first: every other behaviour reads it when it loads.
     assert body.index("window.TaskSurfacePage={") < body.index("page.drafts={")
+    # The dock's fields and size load before the dock, which uses them as it mounts its panel.
+    assert body.index("page.dockFields={") < body.index("page.dock={")
+    assert body.index("page.dockSize={") < body.index("page.dock={")
 
 
 def _first_statement(name: str) -> str:
