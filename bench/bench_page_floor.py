@@ -8,8 +8,9 @@ lays out and paints on the same cores as the server. The floor page (`floor_page
 live from its first byte, no stylesheet or script to fetch, served by the same development server)
 costs what any page costs here; the chat page beside it says how much of P2 is this product's own.
 The two alternate, each in a cold browser of its own, after the same wait for a quiet machine.
-`--traced N` adds N traced runs of each, not timed: the time each page's renderer spent in layout
-before Submit was usable, and its font lookups then (`first_layout.py`).
+`--traced N` adds N traced runs of each, not timed: the time each page's renderer spent in style
+and layout before Submit was usable, and its font lookups then, with the families they asked for
+by name (`first_layout.py`).
 """
 
 from __future__ import annotations
@@ -81,9 +82,11 @@ def first_layouts(
 def report_traced(pairs: list[dict[str, FirstLayout]], demo: str) -> None:
     print(f"Before Submit was usable, from {len(pairs)} traced cold runs of each (not timed), median:")
     rows = (
+        ("style (ms)", lambda f: f.style_ms),
         ("layout (ms)", lambda f: f.layout_ms),
         ("font lookups", lambda f: float(f.font_lookups)),
         ("  their time (ms)", lambda f: f.font_ms),
+        ("  sizes asked for", lambda f: float(f.sizes_asked)),
     )
     print(f"  {'':<22} {'chat page, ' + repr(demo):>18} {'floor':>10} {'ratio':>8}")
     for label, value in rows:
@@ -91,6 +94,10 @@ def report_traced(pairs: list[dict[str, FirstLayout]], demo: str) -> None:
         floor = statistics.median(value(p["floor"]) for p in pairs)
         ratio = f"{chat / floor:.1f}" if floor else "-"
         print(f"  {label:<22} {chat:>18.1f} {floor:>10.1f} {ratio:>8}")
+    for side in ("chat", "floor"):
+        asked = dict.fromkeys(family for p in pairs for family in p[side].families)
+        named = ", ".join(repr(family) for family in asked)  # quoted: a lookup may name no family
+        print(f"  families asked for by name, {side} page: {named or 'none'}")
 
 
 def main() -> None:
