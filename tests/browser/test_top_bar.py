@@ -1,0 +1,65 @@
+"""The chat page's top bar on a phone: the session's title is what it has room for, and the
+product's mark stays as the way home, named and large enough to hit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from ..conftest import LiveServer
+from ..support import Api
+from .pages import ChatPage, browse_as
+
+pytestmark = pytest.mark.browser
+
+TITLE_SHOWN_WHOLE = """
+const title = document.querySelector('.session-title');
+const box = title.getBoundingClientRect();
+return box.width > 0 && title.scrollWidth <= title.clientWidth;
+"""
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """The top bar does not depend on the database; SQLite keeps this quick."""
+    yield f"sqlite:///{tmp_path / 'browser.sqlite3'}"
+
+
+def _chat_page(browser: WebDriver, live_server: LiveServer, width: int) -> Api:
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": 740, "deviceScaleFactor": 1, "mobile": width < 500},
+    )
+    api = Api(live_server.url)
+    sid = api.create_session()
+    browse_as(browser, api)
+    ChatPage(browser, live_server.url).open(sid)
+    return api
+
+
+def test_a_phone_shows_the_sessions_title_and_keeps_the_mark_as_the_way_home(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    api = _chat_page(browser, live_server, 360)
+    assert browser.execute_script(TITLE_SHOWN_WHOLE)
+    brand = browser.find_element(By.CSS_SELECTOR, ".topbar .brand")
+    assert brand.accessible_name == "Task Surface"
+    assert brand.get_attribute("href") == live_server.url + "/"
+    assert brand.rect["width"] >= 24 and brand.rect["height"] >= 24  # a finger's target
+    assert not browser.find_element(By.CSS_SELECTOR, ".brand-name").is_displayed()
+    api.http.close()
+
+
+def test_a_wide_screen_shows_the_products_name_beside_the_title(
+    browser: WebDriver, live_server: LiveServer
+) -> None:
+    api = _chat_page(browser, live_server, 1000)
+    assert browser.execute_script(TITLE_SHOWN_WHOLE)
+    brand = browser.find_element(By.CSS_SELECTOR, ".topbar .brand")
+    assert brand.text.endswith("Task Surface")
+    assert brand.accessible_name == "Task Surface"
+    api.http.close()
