@@ -89,3 +89,31 @@ def test_the_host_signs_its_user_out_of_the_chat(
     browser.get(host_site.url("/logged-out"))  # the host names nobody now: the chat says so
     enter_chat(browser)
     assert browser.find_element(By.CSS_SELECTOR, "[data-code]").get_attribute("data-code") == "token.missing"
+
+
+TITLE_SHOWN_WHOLE = """
+const title = document.querySelector('.session-title');
+return title.getBoundingClientRect().width > 0 && title.scrollWidth <= title.clientWidth;
+"""
+WHOLE = "return arguments[0].scrollWidth <= arguments[0].clientWidth"
+
+
+@pytest.mark.parametrize("width", [360, 420, 1000])  # a phone's frame, the floating widget's, a page's
+def test_the_users_name_never_takes_the_sessions_titles_room(
+    browser: WebDriver, live_server: LiveServer, host_site: HostSite, width: int
+) -> None:
+    frame = f"<style>#chat {{ width: {width}px }}</style>"
+    host_site.pages["/sized"] = host_page(
+        live_server.url, token=mint("ada", name="Ada Lovelace"), extra=frame
+    )
+    browser.get(host_site.url("/sized"))
+    enter_chat(browser)
+    signed_in = browser.find_element(By.CSS_SELECTOR, ".topbar .signed-in")
+    assert signed_in.is_displayed() and signed_in.size["height"] < 24  # on the sessions page, one line
+    start_session_in_frame(browser, live_server.url)
+    assert browser.execute_script(TITLE_SHOWN_WHOLE)
+    signed_in = browser.find_element(By.CSS_SELECTOR, ".topbar .signed-in")
+    if width > 720:  # room for both: the name is shown whole
+        assert signed_in.is_displayed() and browser.execute_script(WHOLE, signed_in)
+    else:
+        assert not signed_in.is_displayed()
