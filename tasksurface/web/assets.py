@@ -5,11 +5,11 @@ Stylesheets: the page's (`static/css/app.css`) and the workspaces' (loaded where
 An asset's URL names a hash of its content, so a browser may keep it for good and a changed file
 is simply a new URL: a returning visitor's page asks for none of them, not even to revalidate
 (the stylesheet blocks the first paint, so a revalidation would hold every page view). Each is
-built once per process: a bundle's comments and spare whitespace removed (rjsmin, which only
-drops what cannot change meaning), then compressed once at brotli's best, so a page's files cost
-neither bytes nor a compression per request. In debug mode the files are read again on every
-request. The one script that must run before any file can arrive (connect.js) is put in the page
-itself, and the content security policy allows it by its hash.
+built once per process: its comments and spare whitespace removed (rjsmin for a bundle, rcssmin
+for a stylesheet; each drops only what cannot change meaning), then compressed once at brotli's
+best, so a page's files cost neither bytes nor a compression per request. In debug mode the files
+are read again on every request. The one script that must run before any file can arrive
+(connect.js) is put in the page itself, and the content security policy allows it by its hash.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 
 import brotli
+import rcssmin
 import rjsmin
 from flask import Blueprint, Flask, Response, current_app, request, url_for
 from markupsafe import Markup
@@ -109,7 +110,8 @@ class Assets:
             parts = [(self.static / "js" / file).read_text(encoding="utf-8") for file in BUNDLES[name]]
             body = rjsmin.jsmin("\n".join(parts)).encode()
         else:
-            body = (self.static / "css" / STYLESHEETS[name]).read_bytes()
+            source = (self.static / "css" / STYLESHEETS[name]).read_text(encoding="utf-8")
+            body = rcssmin.cssmin(source).encode()
         return Asset(hashlib.sha256(body).hexdigest()[:16], body)
 
 
