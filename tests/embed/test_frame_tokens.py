@@ -99,7 +99,7 @@ WHOLE = "return arguments[0].scrollWidth <= arguments[0].clientWidth"
 
 
 @pytest.mark.parametrize("width", [360, 420, 1000])  # a phone's frame, the floating widget's, a page's
-def test_the_users_name_never_takes_the_sessions_titles_room(
+def test_the_users_name_is_whole_and_never_takes_the_sessions_titles_room(
     browser: WebDriver, live_server: LiveServer, host_site: HostSite, width: int
 ) -> None:
     frame = f"<style>#chat {{ width: {width}px }}</style>"
@@ -109,7 +109,9 @@ def test_the_users_name_never_takes_the_sessions_titles_room(
     browser.get(host_site.url("/sized"))
     enter_chat(browser)
     signed_in = browser.find_element(By.CSS_SELECTOR, ".topbar .signed-in")
-    assert signed_in.is_displayed() and signed_in.size["height"] < 24  # on the sessions page, one line
+    # On the sessions page, one line with the whole name: a line of its own where the bar is narrow.
+    assert signed_in.is_displayed() and signed_in.size["height"] < 24
+    assert browser.execute_script(WHOLE, signed_in)
     start_session_in_frame(browser, live_server.url)
     assert browser.execute_script(TITLE_SHOWN_WHOLE)
     signed_in = browser.find_element(By.CSS_SELECTOR, ".topbar .signed-in")
