@@ -99,6 +99,24 @@ def test_the_same_submission_id_with_other_values_is_a_conflict(api: Api) -> Non
     assert conflict["problems"][0]["code"] == "submission.id-conflict"
 
 
+def test_the_same_submission_id_with_another_note_is_a_conflict_queued_or_logged(api: Api) -> None:
+    """The note is part of the one message, so a retry must carry the same note as the first use,
+    whether that is still queued or already in the log."""
+    sid = api.create_session()
+    surface = api.show_surface(sid)
+    api.pause(sid)
+    submission_id = new_id()
+    first = api.submit(sid, surface, FIELDS_VALUES, submission_id, note="Ship on Friday")
+    assert first["accepted"] is True
+    queued = api.submit(sid, surface, FIELDS_VALUES, submission_id, note="Ship on Monday")
+    assert queued["accepted"] is False and queued["problems"][0]["code"] == "submission.id-conflict"
+    api.pause(sid, False)
+    api.settled(sid)
+    logged = api.submit(sid, surface, FIELDS_VALUES, submission_id, note="Ship on Monday")
+    assert logged["accepted"] is False and logged["problems"][0]["code"] == "submission.id-conflict"
+    assert api.submit(sid, surface, FIELDS_VALUES, submission_id, note="Ship on Friday") == first
+
+
 def test_another_submission_id_while_one_is_pending_is_refused(api: Api) -> None:
     sid = api.create_session()
     surface = api.show_surface(sid)
