@@ -17,12 +17,10 @@ import sqlalchemy.orm as so
 from ..agent.claims import Claims
 from ..agent.intake import Intake
 from ..agent.ports import Notifier
-from ..domain import strict_json
 from ..domain.events import (
     NewEvent,
     SessionEvent,
     TaskSurfaceCorrelation,
-    content_text,
     read_correlation,
     surface_dismissed,
     text_content,
@@ -40,7 +38,7 @@ from ..domain.limits import DEFAULT_LIMITS, Limits
 from ..domain.presentation import SurfacePresentation, expiry, read_presentation
 from ..domain.projection import ActiveSurface
 from ..domain.redaction import redact_model
-from ..domain.refusals import Problem, RecoveryCode, SubmissionCode, SubmissionRefused
+from ..domain.refusals import Problem, RecoveryCode, SubmissionRefused
 from ..domain.results import (
     ActiveResult,
     Dismissed,
@@ -59,12 +57,10 @@ from ..domain.results import (
 from ..domain.submission import prepare_submission
 from ..store import answers, inbox, integrity, log
 from ..store.db import Database
-from . import surface_rows
+from . import submission_retries, surface_rows
 from .memo import BoundedMemo
 from .surface_rows import RowView
 
-_REWOUND: tuple[MessageId, dict[str, Any], str] = (MessageId(""), {}, "")
-"""An earlier use that no longer counts; it has no correlation, so it reads as a conflict."""
 MAX_PRESENTATIONS = 256
 """Re-validated panels kept per process (see `presentation_of`)."""
 REPLAY_INCOMPLETE = "the session's history cannot be read whole, so whether a panel is open is unknown"
@@ -216,9 +212,12 @@ class TaskSurfaceService:
             return SubmitRejected("not-open")
         with self.intake.accepting(session_id) as acceptance, self.database.write() as db:
             found = answers.for_submission(db, session_id, submission_id, surface_id)
-            earlier = self._earlier_submission(db, session_id, found)
+            earlier = submission_retries.first_use(db, session_id, found)
             if earlier is not None:
-                return self._replay(db, session_id, earlier, surface_id, values, note, action)
+                retry = (surface_id, values, note, action)
+                return submission_retries.answer_again(
+                    db, session_id, earlier, retry, self.presentation_of, self.limits
+                )
             active = found.session.projection.active
             refused = _not_actionable(active, surface_id, found.waiting is not None)
             if refused is not None:
@@ -246,62 +245,6 @@ class TaskSurfaceService:
             )
             acceptance.accept(db, item, locked=found.session, queue_empty=found.queue_empty)
         return SubmitAccepted(message_id)
-
-    def _earlier_submission(
-        self, db: so.Session, session_id: SessionId, found: answers.Answers
-    ) -> tuple[MessageId, dict[str, Any], str] | None:
-        """(messageId, source, text) of the first use of this id: its row if it is still queued,
-        else the logged event that used it, if any."""
-        if found.queued is not None:
-            item = found.queued
-            return item.message_id, item.source, content_text(item.content)
-        if found.logged_seq is None:
-            return None
-        event = log.event_at(db, session_id, found.logged_seq)
-        if event is not None and not log.is_visible(db, session_id, event.seq):
-            return _REWOUND  # an id used in history a rewind took away cannot be used again
-        if event is not None and event.kind == "user/message":
-            payload = event.payload
-            return MessageId(payload["messageId"]), payload["source"], content_text(payload.get("content"))
-        return None
-
-    def _replay(
-        self,
-        db: so.Session,
-        session_id: SessionId,
-        earlier: tuple[MessageId, dict[str, Any], str],
-        surface_id: TaskSurfaceId,
-        values: object,
-        note: object,
-        action: object,
-    ) -> SubmitResult:
-        """A retry gets the first answer; the same id with other content is a conflict."""
-        message_id, source, text = earlier
-        correlation = read_correlation(source)
-        conflict = SubmitRejected(
-            "invalid-submission",
-            (Problem(SubmissionCode.ID_CONFLICT, "this submissionId was already used for other values"),),
-        )
-        if correlation is None or correlation.surface_id != surface_id:
-            return conflict
-        if strict_json.dumps_compact(values) != strict_json.dumps_compact(dict(correlation.values)):
-            return conflict
-        if action != correlation.action:
-            return conflict
-        result_event = self._result_for_call(db, session_id, correlation)
-        if result_event is None:
-            return conflict
-        try:
-            _, _, retried_text = prepare_submission(result_event.model, values, note, self.limits, action)
-        except SubmissionRefused:
-            return conflict
-        return SubmitAccepted(message_id) if retried_text == text else conflict
-
-    def _result_for_call(
-        self, db: so.Session, session_id: SessionId, correlation: TaskSurfaceCorrelation
-    ) -> SurfacePresentation | None:
-        event = log.tool_result_for_call(db, session_id, correlation.call_id)
-        return self.presentation_of(event) if event else None
 
     def dismiss(
         self, session_id: SessionId, surface_id: TaskSurfaceId, dismissal_id: TaskSurfaceDismissalId
