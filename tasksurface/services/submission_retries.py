@@ -51,13 +51,16 @@ def answer_again(
     db: so.Session,
     session_id: SessionId,
     earlier: FirstUse,
-    retry: tuple[TaskSurfaceId, object, object, object],
+    *,
+    surface_id: TaskSurfaceId,
+    values: object,
+    note: object,
+    action: object,
     presentation_of: Callable[[SessionEvent], SurfacePresentation | None],
     limits: Limits,
 ) -> SubmitResult:
-    """The first answer for a retry (surface id, values, note, action), else the conflict."""
+    """The first answer for a retry of this surface, values, note and action, else the conflict."""
     message_id, source, text = earlier
-    surface_id, values, note, action = retry
     correlation = read_correlation(source)
     conflict = SubmitRejected(
         "invalid-submission",

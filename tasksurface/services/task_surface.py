@@ -214,9 +214,16 @@ class TaskSurfaceService:
             found = answers.for_submission(db, session_id, submission_id, surface_id)
             earlier = submission_retries.first_use(db, session_id, found)
             if earlier is not None:
-                retry = (surface_id, values, note, action)
                 return submission_retries.answer_again(
-                    db, session_id, earlier, retry, self.presentation_of, self.limits
+                    db,
+                    session_id,
+                    earlier,
+                    surface_id=surface_id,
+                    values=values,
+                    note=note,
+                    action=action,
+                    presentation_of=self.presentation_of,
+                    limits=self.limits,
                 )
             active = found.session.projection.active
             refused = _not_actionable(active, surface_id, found.waiting is not None)
