@@ -1,4 +1,5 @@
-"""Per-session runners: take inbox items in order, admit one, run the model and its tools.
+"""Per-session runners: take inbox items in order, admit one, run the turn it starts
+(`model_steps`).
 
 Every claimed inbox item ends in exactly one terminal outcome, reported to the
 observer: `committed` when its `user/message` is durable, `discarded` otherwise.
@@ -7,40 +8,26 @@ observer: `committed` when its `user/message` is durable, `discarded` otherwise.
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from ..domain import turns
-from ..domain.events import NewEvent, SessionEvent, tool_result
+from ..domain.events import NewEvent, SessionEvent
 from ..domain.ids import SessionId
 from ..store import inbox, log
 from ..store.db import Database
 from ..store.records import InboxItem
-from . import admission, replies
+from . import admission, model_steps
 from .claims import Claims
 from .histories import Histories
 from .intake import Reservation
 from .leases import Leases, LocalLeases
 from .parking import ParkingThreads
-from .ports import (
-    CallProgressSink,
-    InboxObserver,
-    ModelBackend,
-    ModelError,
-    ModelReply,
-    Notifier,
-    ProgressSink,
-    StreamingModelBackend,
-)
-from .streaming import PartialCalls, PartialText
+from .ports import InboxObserver, ModelBackend, Notifier, ProgressSink
 from .tools import ToolRegistry
 
 logger = logging.getLogger(__name__)
 
-MAX_MODEL_STEPS = 8
-STEPS_EXHAUSTED = f"the agent stopped after {MAX_MODEL_STEPS} model steps without finishing its turn"
 AFTER_TURN_PAUSE = 0.025
 """Seconds a runner lets a finished turn's pushes go out before it looks for more work."""
 
@@ -209,7 +196,7 @@ class RunnerPool:
         first = True
         if begun.admitted:
             try:
-                self._run_turn(session_id)
+                model_steps.run_turn(self, session_id)
                 self._after_turn(session_id)
             except Exception:
                 logger.exception("runner for session %s failed", session_id)
@@ -221,8 +208,8 @@ class RunnerPool:
                     self._process(session_id, item)
                     self._after_turn(session_id)
                     continue
-                self._gather_context(session_id)
-                self._finish_open_turn(session_id)
+                model_steps.gather_context(self, session_id)
+                model_steps.finish_open_turn(self, session_id)
             except Exception:
                 logger.exception("runner for session %s failed", session_id)
             with self._lock:
@@ -265,27 +252,11 @@ class RunnerPool:
             return None
         return self.claims.claim_next(session_id, take_over)
 
-    def _finish_open_turn(self, session_id: SessionId) -> None:
-        """Pick up a turn that stopped half-way (a crash, a stop, an answered question)."""
-        with self.database.read() as db:
-            info = log.get_session(db, session_id)
-            if info.paused:
-                return
-            tail, question = log.trailing_turn(db, session_id), log.open_question(db, session_id)
-            owed = turns.owed(tail, question, copied_through=info.forked_at_seq or 0)
-        for call in owed.interrupted:
-            self.append(
-                session_id,
-                NewEvent("tool/result", tool_result(call.call_id, call.name, False, turns.INTERRUPTED)),
-            )
-        if owed.reply:
-            self._run_turn(session_id)
-
     def _process(self, session_id: SessionId, item: InboxItem) -> None:
         """Append the message and delete the row in one transaction (reporting exactly one
         outcome), then run the turn it starts."""
         if admission.admit_claimed(self, session_id, item) is not None:
-            self._run_turn(session_id)
+            model_steps.run_turn(self, session_id)
 
     def admit(self, session_id: SessionId, item: InboxItem) -> SessionEvent | None:
         """Append the message and delete the row in one transaction; report exactly one outcome."""
@@ -300,50 +271,6 @@ class RunnerPool:
             self.notifier.changed(session_id, events=events, queue=queue)
         except Exception:
             logger.exception("notifying subscribers of session %s failed", session_id)
-
-    def _run_turn(self, session_id: SessionId) -> None:
-        for _ in range(MAX_MODEL_STEPS):
-            if self._stopping.is_set() or not self.leases.held(session_id):
-                return
-            self._gather_context(session_id)
-            with self.database.read() as db:
-                history = self.histories.read(db, session_id)
-            try:
-                reply = self._ask_model(session_id, history)
-            except ModelError as exc:
-                self.append(session_id, NewEvent("agent/error", {"message": str(exc)}))
-                return
-            except Exception as exc:
-                logger.exception("model backend failed")
-                self.append(
-                    session_id,
-                    NewEvent("agent/error", {"message": f"the model failed: {type(exc).__name__}"}),
-                )
-                return
-            if not replies.apply(self, session_id, reply):
-                return
-        # A model that never stops calling tools ends its turn here, in so many words; left open,
-        # every restart (and, on PostgreSQL, every sweep for unfinished turns) would resume it.
-        self.append(session_id, NewEvent("agent/error", {"message": STEPS_EXHAUSTED}))
-
-    def _gather_context(self, session_id: SessionId) -> None:
-        for source in self.context_sources:
-            try:
-                source(session_id)
-            except Exception:  # context is owed, not required: the turn goes on without it
-                logger.exception("gathering context for session %s failed", session_id)
-
-    def _ask_model(self, session_id: SessionId, history: Sequence[SessionEvent]) -> ModelReply:
-        """One model step; a streaming backend's text is shown as it arrives when someone listens."""
-        definitions = self.tools.definitions()
-        sink = self.progress
-        if sink is None or not isinstance(self.backend, StreamingModelBackend):
-            return self.backend.respond(history, definitions)
-        on_text = PartialText(session_id, sink).add
-        if not isinstance(sink, CallProgressSink):
-            return self.backend.respond_streaming(history, definitions, on_text)
-        calls = PartialCalls(session_id, sink, secrets.token_urlsafe(6))
-        return self.backend.respond_streaming(history, definitions, on_text, calls.add)
 
     def append(self, session_id: SessionId, event: NewEvent) -> None:
         """Log one event of a turn in its own transaction, then tell the subscribers."""

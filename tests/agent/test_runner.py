@@ -13,9 +13,9 @@ from datetime import datetime
 
 import pytest
 
+from tasksurface.agent.model_steps import STEPS_EXHAUSTED
 from tasksurface.agent.ports import ModelError, ModelReply
 from tasksurface.agent.replies import NOT_RUN
-from tasksurface.agent.runner import STEPS_EXHAUSTED
 from tasksurface.agent.tools import Tool
 from tasksurface.domain.events import SessionEvent, text_content
 from tasksurface.domain.ids import MessageId, SessionId
