@@ -22,7 +22,7 @@
 
   function waiting() {
     const items = [];
-    const d = $("#task-surface-dock");
+    const d = page.docked();
     if (d && !d.dataset.pendingPhase) {
       items.push({ id: "surface:" + d.dataset.surfaceId, title: ($("#dock-title", d) || {}).textContent || "" });
     }

@@ -7,13 +7,12 @@
 
   const page = window.TaskSurfacePage;
   if (!page) return;
-  const { $, $$, t, drafts } = page;
+  const { $, $$, t, drafts, dockSlot } = page;
   const fields = page.dockFields;
 
-  const dockSlot = $("#dock-slot");
   let submitting = false; // a submit request is on its way; pushes cannot settle the phase yet
   let heldState = null; // the newest surface state pushed while a submit was on its way
-  const dock = () => $("#task-surface-dock");
+  const dock = page.docked;
   const form = () => $("#dock-form");
 
   // `values`: what a submission just read from the form, so it is not read again.
@@ -308,7 +307,7 @@
     }
   }
 
-  page.dock = { element: dock, saveDraft, focusTitle, readValues: fields.read, showRejection, form };
+  page.dock = { saveDraft, focusTitle, readValues: fields.read, showRejection, form };
 
   page.onMessage((message) => {
     if (message.type === "hello" || message.type === "change") applySurface(message.taskSurface);

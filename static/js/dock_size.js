@@ -6,11 +6,10 @@
 
   const page = window.TaskSurfacePage;
   if (!page) return;
-  const { $, t } = page;
+  const { $, t, dockSlot } = page;
 
-  const dockSlot = $("#dock-slot");
   const inputDock = $("#input-dock");
-  const dock = () => $("#task-surface-dock");
+  const dock = page.docked;
   const expanded = () => page.body.classList.contains("dock-expanded");
 
   function setExpanded(on) {

@@ -6,9 +6,8 @@
 
   const page = window.TaskSurfacePage;
   if (!page) return;
-  const { $, $$, t } = page;
-  const dockSlot = $("#dock-slot");
-  const dock = () => $("#task-surface-dock");
+  const { $, $$, t, dockSlot } = page;
+  const dock = page.docked;
 
   function refresh(list) {
     const items = $$(".order-item", list);

@@ -71,6 +71,9 @@
     surfacesOn: body.dataset.taskSurface !== "off", // off: no dock, so no draft store either
     lastSeq: Number(body.dataset.lastSeq || "0"),
     composerText: $("#composer-text"),
+    // The dock's slot is always in the page; the dock is in it while a panel is open.
+    dockSlot: $("#dock-slot"),
+    docked: () => $("#task-surface-dock"),
     $,
     $$,
     t,

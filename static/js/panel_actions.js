@@ -7,7 +7,7 @@
   const page = window.TaskSurfacePage;
   if (!page) return;
   const { $, t } = page;
-  const dock = () => $("#task-surface-dock");
+  const dock = page.docked;
   const actionsUrl = (surfaceId, actionId) =>
     page.sessionUrl(
       "/task-surfaces/" + encodeURIComponent(surfaceId) + "/actions/" + encodeURIComponent(actionId),

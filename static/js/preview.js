@@ -7,10 +7,10 @@
   const slot = page && page.$("#preview-slot");
   if (!slot) return;
   const clear = () => (slot.innerHTML = "");
-  const docked = () => page.$("#task-surface-dock");
+  const { docked } = page;
 
   // The dock is drawn once its fetch is in: only then does the preview give way to it.
-  new MutationObserver(() => docked() && clear()).observe(page.$("#dock-slot"), { childList: true });
+  new MutationObserver(() => docked() && clear()).observe(page.dockSlot, { childList: true });
 
   page.onMessage((message) => {
     if (message.type === "preview") {

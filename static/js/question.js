@@ -6,9 +6,8 @@
 
   const page = window.TaskSurfacePage;
   if (!page) return;
-  const { $, $$, t } = page;
+  const { $, $$, t, dockSlot } = page;
   const questionSlot = $("#question-slot");
-  const dockSlot = $("#dock-slot");
   const takeover = () => $("#question-takeover");
 
   function takeOver(on) {
